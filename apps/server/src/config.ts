@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** One zod-validated view of the environment, read once at boot. */
+export const Config = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public address of the app, used in links in e-mails and OAuth callbacks. */
+  PUBLIC_URL: z.url().optional(),
+  /** Embedded PGlite keeps its files under DATA_DIR/db. */
+  DATA_DIR: z.string().default('./data'),
+  /** When set, PostgreSQL through node-postgres instead of the embedded PGlite. */
+  DATABASE_URL: z.string().startsWith('postgres').optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Signs session tokens. Generated once and kept in DATA_DIR/secrets.json when not set. */
+  SESSION_SECRET: z.string().min(32).optional(),
+  /** Run the job workers inside the web process (the default single-process mode). */
+  RUN_WORKERS: bool.default(true),
+  /** Folder of the built web app; the server serves it when it exists. */
+  WEB_DIST: z.string().optional(),
+  /** Overrides the build id read from WEB_DIST/build.json. */
+  BUILD_ID: z.string().optional(),
+  /** Seconds to wait for in-flight requests and jobs on shutdown. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
+});
+export type Config = z.infer<typeof Config>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Config.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,114 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
+
+export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** Raw SQL access for pg-boss: `executeSql(text, values)` answering `{ rows }`. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface Database extends SqlExecutor {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** For pg-boss on a server: it keeps a pool of its own. */
+  readonly connectionString?: string;
+  migrate(): Promise<void>;
+  /** True when the database answers and every committed migration is applied. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { url: string; poolMax?: number }
+  | { dataDir: string } // PGlite persisted under dataDir/db
+  | { memory: true }; // PGlite in memory (tests)
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return 'url' in options ? openPostgres(options.url, options.poolMax ?? 10) : openPglite(options);
+}
+
+async function openPglite(options: { dataDir: string } | { memory: true }): Promise<Database> {
+  let dir: string | undefined;
+  if ('dataDir' in options) {
+    dir = join(options.dataDir, 'db');
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  let closed = false;
+  return {
+    kind: 'pglite',
+    db,
+    async executeSql(text, values = []) {
+      // pg-boss sends its schema set-up as one multi-statement text, which only the simple protocol takes.
+      if (values.length === 0 && text.includes(';')) {
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      return client.query(text, values);
+    },
+    migrate: () => migratePglite(drizzlePglite({ client, casing: 'snake_case' }), { migrationsFolder }),
+    isReady: () => migrationsApplied(db),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolMax: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  let closed = false;
+  return {
+    kind: 'postgres',
+    db,
+    connectionString: url,
+    executeSql: (text, values = []) => pool.query(text, values),
+    migrate: () => migrateNodePg(drizzleNodePg({ client: pool, casing: 'snake_case' }), { migrationsFolder }),
+    isReady: () => migrationsApplied(db),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+let journalSize: number | undefined;
+function committedMigrations(): number {
+  journalSize ??= (
+    JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    }
+  ).entries.length;
+  return journalSize;
+}
+
+async function migrationsApplied(db: Db): Promise<boolean> {
+  try {
+    const result: unknown = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+    return (rows[0]?.n ?? 0) >= committedMigrations();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+
+/**
+ * A job type: its handler and how it is retried. Every job type gets a dead-letter queue
+ * `<name>.dead`: a job that has used up its retries lands there, with its data and last error,
+ * and nothing is dropped (DESIGN.md §4).
+ */
+export interface JobDefinition<T extends object = object> {
+  name: string;
+  handler: (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
+  /** Attempts after the first. */
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled (with jitter) on each next one when retryBackoff is on. */
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+  /** How many jobs of this type one process runs at once. */
+  concurrency?: number;
+}
+
+export const deadLetterName = (name: string) => `${name}.dead`;
+
+export interface JobQueue {
+  readonly boss: PgBoss;
+  send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Starts the workers of every registered job type in this process. */
+  work(): Promise<void>;
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+export interface QueueOptions {
+  logger: Logger;
+  jobs: JobDefinition<never>[];
+  pollingIntervalSeconds?: number;
+}
+
+export async function startQueue(database: Database, options: QueueOptions): Promise<JobQueue> {
+  const { logger, jobs } = options;
+  const boss =
+    database.kind === 'postgres' && database.connectionString
+      ? new PgBoss({ connectionString: database.connectionString, max: 4 })
+      : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) } });
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+  await boss.start();
+
+  for (const job of jobs) {
+    const dead = deadLetterName(job.name);
+    await boss.createQueue(dead, { name: dead, retentionDays: 30 });
+    await boss.createQueue(job.name, {
+      name: job.name,
+      deadLetter: dead,
+      retryLimit: job.retryLimit ?? 5,
+      retryDelay: job.retryDelaySeconds ?? 5,
+      retryBackoff: job.retryBackoff ?? true,
+      expireInSeconds: job.expireInSeconds ?? 15 * 60,
+    });
+  }
+
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
+  return {
+    boss,
+    send: (name, data, sendOptions = {}) => boss.send(name, data, sendOptions),
+    async work() {
+      for (const job of jobs) {
+        const handler = job.handler as JobDefinition['handler'];
+        const concurrency = job.concurrency ?? 1;
+        for (let i = 0; i < concurrency; i++) {
+          await boss.work<object>(
+            job.name,
+            { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
+            async ([item]) => {
+              if (!item) return;
+              const log = logger.child({ job: job.name, jobId: item.id });
+              const meta = { id: item.id, retryCount: item.retryCount };
+              try {
+                await handler(item.data, meta);
+              } catch (err) {
+                log.warn({ err }, 'job failed; it will be retried or dead-lettered');
+                throw err;
+              }
+            },
+          );
+        }
+      }
+    },
+    async stop({ timeoutMs = 20_000 } = {}) {
+      // graceful: running handlers finish (up to the timeout); close: false because the database
+      // belongs to the app, which closes it after the queue.
+      await boss.stop({ graceful: true, close: database.kind === 'postgres', timeout: timeoutMs, wait: true });
+    },
+  };
+}

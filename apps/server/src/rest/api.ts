@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Services } from '../services.ts';
+import { optionsRest } from './options.rest.ts';
+import type { RestApp, RestVersion } from './route.ts';
+
+/** A module's REST routes for one API version, registered under `/api/<version>`. */
+export type RestModule = (app: RestApp, services: Services, version: RestVersion) => void;
+
+const modules: Record<RestVersion, RestModule[]> = {
+  frontend: [],
+  v1: [],
+  v2: [optionsRest],
+};
+
+export async function registerRestApi(app: FastifyInstance, services: Services, extra: Partial<typeof modules> = {}) {
+  for (const version of ['frontend', 'v1', 'v2'] as const) {
+    await app.register(
+      async (scope) => {
+        scope.setValidatorCompiler(validatorCompiler);
+        scope.setSerializerCompiler(serializerCompiler);
+        for (const mod of [...modules[version], ...(extra[version] ?? [])]) mod(scope, services, version);
+      },
+      { prefix: `/api/${version}` },
+    );
+  }
+}

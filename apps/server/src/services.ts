@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import type { TokenService } from './lib/tokens.ts';
+
+/** What request handlers and jobs are given: built once per process by main (or by a test). */
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Db;
+  tokens: TokenService;
+  logger: Logger;
+  /** The build of the web app this server serves; 'dev' when none is built. */
+  buildId: string;
+  /** Present once the queue has started; request handlers send jobs through it. */
+  queue?: JobQueue;
+}

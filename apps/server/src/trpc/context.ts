@@ -1,0 +1,25 @@
+import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyRequest } from 'fastify';
+import type { Services } from '../services.ts';
+
+/** Who is calling: resolved once per request from the bearer token. */
+export interface Actor {
+  userId: string;
+  accountId: string;
+  authorizationLevel: 'user' | 'superuser';
+  superUserRole: 'admin' | null;
+}
+
+export interface Context {
+  services: Services;
+  actor: Actor | undefined;
+  req: FastifyRequest;
+}
+
+export function createContextFactory(services: Services) {
+  return async ({ req }: CreateFastifyContextOptions): Promise<Context> => ({
+    services,
+    actor: await req.actor(),
+    req,
+  });
+}

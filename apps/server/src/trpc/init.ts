@@ -1,0 +1,59 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { z } from 'zod';
+import { DomainError, trpcCodeFor } from '../lib/errors.ts';
+import type { Context } from './context.ts';
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error, type }) {
+    const cause = error.cause;
+    return {
+      ...shape,
+      message: publicMessage(shape.message, error.code, type),
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        ...(cause instanceof DomainError ? { domainCode: cause.code } : {}),
+        ...(cause instanceof z.ZodError ? { zodError: z.flattenError(cause) } : {}),
+      },
+    };
+  },
+});
+
+function publicMessage(message: string, code: TRPCError['code'], type: string): string {
+  // An unexpected failure is logged with the request id (onError) and answered without detail.
+  if (code === 'INTERNAL_SERVER_ERROR') return 'Internal server error';
+  // SPEC §8 names the missing-procedure message of tRPC's own wording: 'No "query"-procedure on path "x.y"'.
+  const missing = code === 'NOT_FOUND' ? /^No procedure found on path "(.*)"$/.exec(message) : null;
+  if (missing) return `No "${type === 'unknown' ? 'query' : type}"-procedure on path "${missing[1]}"`;
+  return message;
+}
+
+// `await next()` never throws: a failure comes back as { ok: false } with the original on error.cause.
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  const cause = result.ok ? undefined : result.error.cause;
+  if (cause instanceof DomainError) {
+    throw new TRPCError({ code: trpcCodeFor(cause.code), message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to continue.' });
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});
+
+export const superuserProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.authorizationLevel !== 'superuser') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'This needs a superuser.' });
+  }
+  return next();
+});

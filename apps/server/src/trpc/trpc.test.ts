@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, tokenFor } from '../../test/app.ts';
+import { DomainError } from '../lib/errors.ts';
+import { createContextFactory } from './context.ts';
+import { authedProcedure, createCallerFactory, publicProcedure, router, superuserProcedure } from './init.ts';
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
+
+describe('tRPC over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { BUILD_ID: 'build-42' } });
+  });
+  afterAll(() => t.close());
+
+  it('tells the client whether its build is the one served', async () => {
+    const same = await t.app.inject({
+      url: `/api/trpc/health.checkBuildId?input=${enc({ json: { buildId: 'build-42' } })}`,
+    });
+    expect(same.json()).toEqual({ result: { data: { json: { match: true } } } });
+    const other = await t.app.inject({
+      url: `/api/trpc/health.checkBuildId?input=${enc({ json: { buildId: 'build-41' } })}`,
+    });
+    expect(other.json()).toEqual({ result: { data: { json: { match: false } } } });
+  });
+
+  it('answers a batch of comma-joined paths in one response', async () => {
+    const input = { 0: { json: { buildId: 'build-42' } }, 1: { json: { buildId: 'x' } } };
+    const res = await t.app.inject({
+      url: `/api/trpc/health.checkBuildId,health.checkBuildId?batch=1&input=${enc(input)}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      { result: { data: { json: { match: true } } } },
+      { result: { data: { json: { match: false } } } },
+    ]);
+  });
+
+  it("answers an unknown procedure with tRPC's NOT_FOUND", async () => {
+    const res = await t.app.inject({ url: `/api/trpc/x.y?input=${enc({ json: null })}` });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.json).toMatchObject({
+      message: 'No "query"-procedure on path "x.y"',
+      data: { code: 'NOT_FOUND', httpStatus: 404 },
+    });
+  });
+
+  it('rejects invalid input with BAD_REQUEST and the zod details', async () => {
+    const res = await t.app.inject({ url: `/api/trpc/health.checkBuildId?input=${enc({ json: { buildId: '' } })}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.json.data).toMatchObject({
+      code: 'BAD_REQUEST',
+      zodError: { fieldErrors: { buildId: expect.any(Array) } },
+    });
+  });
+});
+
+describe('procedure kinds', () => {
+  const testRouter = router({
+    open: publicProcedure.query(({ ctx }) => ctx.actor?.userId ?? 'anonymous'),
+    mine: authedProcedure.query(({ ctx }) => ctx.actor.accountId),
+    admin: superuserProcedure.query(() => 'secret'),
+    conflict: authedProcedure.mutation(() => {
+      throw new DomainError('INSUFFICIENT_STOCK', '2 units are free');
+    }),
+  });
+  const callerFor = async (authorization?: string) => {
+    const { services, close } = await createTestApp();
+    const headers = authorization ? { authorization } : {};
+    const ctx = await createContextFactory(services)({
+      req: { headers, actor: async () => (authorization ? await actorFrom(services, authorization) : undefined) },
+    } as never);
+    return { caller: createCallerFactory(testRouter)(ctx), close };
+  };
+  const actorFrom = async (services: Awaited<ReturnType<typeof createTestApp>>['services'], authorization: string) => {
+    const id = await services.tokens.verify(authorization.replace('Bearer ', ''));
+    return (
+      id && {
+        userId: id.userId,
+        accountId: id.accountId,
+        authorizationLevel: id.authorizationLevel,
+        superUserRole: id.superUserRole,
+      }
+    );
+  };
+
+  it('lets anyone call a public procedure and only signed-in users an authed one', async () => {
+    const anon = await callerFor();
+    expect(await anon.caller.open()).toBe('anonymous');
+    await expect(anon.caller.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await anon.close();
+
+    const user = await callerFor(`Bearer ${await tokenFor({ accountId: 'acc_1' })}`);
+    expect(await user.caller.mine()).toBe('acc_1');
+    await expect(user.caller.admin()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(user.caller.conflict()).rejects.toMatchObject({
+      code: 'CONFLICT',
+      cause: { code: 'INSUFFICIENT_STOCK' },
+    });
+    await user.close();
+
+    const su = await callerFor(`Bearer ${await tokenFor({ authorizationLevel: 'superuser' })}`);
+    expect(await su.caller.admin()).toBe('secret');
+    await su.close();
+  });
+});

@@ -1,0 +1,10 @@
+// Where the server mounts its APIs (DESIGN §1); the web app calls these same-origin paths.
+export const API_PATHS = {
+  trpc: '/api/trpc',
+  frontend: '/api/frontend',
+  v1: '/api/v1',
+  v2: '/api/v2',
+} as const;
+
+/** The REST API versions (SPEC §7): legacy-style `frontend` calls and the public v1 and v2. */
+export type RestApiVersion = 'frontend' | 'v1' | 'v2';
