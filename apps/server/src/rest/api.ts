@@ -3,14 +3,15 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Services } from '../services.ts';
 import { optionsRest } from './options.rest.ts';
 import type { RestApp, RestVersion } from './route.ts';
+import { statusRest } from './status.rest.ts';
 
 /** A module's REST routes for one API version, registered under `/api/<version>`. */
 export type RestModule = (app: RestApp, services: Services, version: RestVersion) => void;
 
 const modules: Record<RestVersion, RestModule[]> = {
   frontend: [],
-  v1: [],
-  v2: [optionsRest],
+  v1: [statusRest],
+  v2: [statusRest, optionsRest],
 };
 
 export async function registerRestApi(app: FastifyInstance, services: Services, extra: Partial<typeof modules> = {}) {

@@ -154,6 +154,18 @@ describe('REST plumbing', () => {
     }
   });
 
+  it('tells an API client its version, build and clock without signing in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v2/status' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ok',
+      apiVersion: 'v2',
+      buildId: 'test-build',
+      serverTime: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(res.json().serverTime) - Date.now())).toBeLessThan(5000);
+  });
+
   it('says v2 options list and get are not implemented', async () => {
     for (const url of ['/api/v2/options', '/api/v2/options/7']) {
       const res = await t.app.inject({ method: 'GET', url, headers: auth });
