@@ -1,0 +1,89 @@
+import { MantineProvider } from '@mantine/core';
+import { MESSAGES } from '@switchyard/contracts';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { allowConsole } from '../test/console.ts';
+import { ErrorPage, RouteErrorPage } from './error-page.tsx';
+
+describe('error page', () => {
+  it('shows the generic message, the error text and how to reach support', async () => {
+    const reset = vi.fn();
+    render(
+      <MantineProvider env="test">
+        <ErrorPage error={new Error('Cannot read properties of undefined')} reset={reset} />
+      </MantineProvider>,
+    );
+    expect(
+      screen.getByText('Oops! An unexpected error happened. Please try refreshing your page.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: MESSAGES.unexpected })).toBeInTheDocument();
+    expect(screen.getByText('Cannot read properties of undefined')).toBeInTheDocument();
+
+    const contact = screen.getByRole('link', { name: 'support@switchyard.app' });
+    const href = new URL(contact.getAttribute('href') ?? '');
+    expect(href.protocol).toBe('mailto:');
+    expect(href.pathname).toBe('support@switchyard.app');
+    expect(href.searchParams.get('body')).toContain('Cannot read properties of undefined');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(reset).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the server message of a failed call', () => {
+    const failure = Object.assign(new Error('Request failed with status code 500'), {
+      response: { status: 500, data: { code: 500, message: 'Catalog service is down' } },
+    });
+    render(
+      <MantineProvider env="test">
+        <ErrorPage error={failure} reset={() => {}} />
+      </MantineProvider>,
+    );
+    expect(screen.getByText('Catalog service is down')).toBeInTheDocument();
+  });
+});
+
+describe('route error page', () => {
+  it('shows the generic page when a route fails to load, and Try again reloads it', async () => {
+    // The router warns about every failed match in development; the failure is the point of this test.
+    allowConsole('warn', /Error in route match: \/orders/);
+    let attempts = 0;
+    const rootRoute = createRootRoute({ component: Outlet });
+    const ordersRoute = createRoute({
+      getParentRoute: () => rootRoute,
+      path: '/orders',
+      loader: () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('Orders service timed out');
+        return 'loaded';
+      },
+      component: () => <p>Orders loaded</p>,
+    });
+    const router = createRouter({
+      routeTree: rootRoute.addChildren([ordersRoute]),
+      history: createMemoryHistory({ initialEntries: ['/orders'] }),
+      defaultErrorComponent: RouteErrorPage,
+    });
+    render(
+      <MantineProvider env="test">
+        <RouterProvider router={router} />
+      </MantineProvider>,
+      // React reports the error the route boundary caught; that boundary is what this test is about.
+      { onCaughtError: () => {} },
+    );
+
+    expect(await screen.findByText(MESSAGES.unexpected)).toBeInTheDocument();
+    expect(screen.getByText('Orders service timed out')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Orders loaded')).toBeInTheDocument();
+    expect(attempts).toBe(2);
+  });
+});

@@ -1,0 +1,45 @@
+import { Anchor, Button, Code, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { MESSAGES } from '@switchyard/contracts';
+import { type ErrorComponentProps, useRouter } from '@tanstack/react-router';
+import { errorMessage } from '../lib/errors.ts';
+import { SUPPORT_EMAIL } from '../lib/support.ts';
+
+function supportHref(details: string): string {
+  const params = new URLSearchParams({ subject: 'Switchyard error', body: `What happened:\n\nError: ${details}\n` });
+  // mailto wants %20 for spaces; URLSearchParams writes +.
+  return `mailto:${SUPPORT_EMAIL}?${params.toString().replaceAll('+', '%20')}`;
+}
+
+/** The generic failure page (SPEC §2): the message, the error's text and a way to reach support. */
+export function ErrorPage({ error, reset }: Pick<ErrorComponentProps, 'error' | 'reset'>) {
+  const details = errorMessage(error);
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="md" role="alert">
+        <Title order={1} size="h2">
+          {MESSAGES.unexpected}
+        </Title>
+        <Code block>{details}</Code>
+        <Text>
+          If this keeps happening, contact support at <Anchor href={supportHref(details)}>{SUPPORT_EMAIL}</Anchor> and
+          tell us what you were doing.
+        </Text>
+        <Group>
+          <Button variant="default" onClick={reset}>
+            Try again
+          </Button>
+        </Group>
+      </Stack>
+    </Container>
+  );
+}
+
+/** The router's error component: "Try again" also reruns the loaders, which a boundary reset alone would not. */
+export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  const retry = () => {
+    reset();
+    void router.invalidate();
+  };
+  return <ErrorPage error={error} reset={retry} />;
+}

@@ -1,0 +1,28 @@
+import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_STALE_TIME_MS, retryDelayMs } from '@switchyard/contracts';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { isUnauthorized } from './errors.ts';
+
+/** Retries a failed query up to 3 times (SPEC §9), but never an expired session: that goes to login. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  return !isUnauthorized(error) && failureCount < QUERY_RETRIES;
+}
+
+export interface QueryClientOptions {
+  /** Called with every failed query and mutation; the app passes the UNAUTHORIZED handler. */
+  onError?: (error: unknown) => void;
+}
+
+export function createQueryClient({ onError }: QueryClientOptions = {}): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: (error) => onError?.(error) }),
+    mutationCache: new MutationCache({ onError: (error) => onError?.(error) }),
+    defaultOptions: {
+      queries: {
+        staleTime: QUERY_STALE_TIME_MS,
+        gcTime: QUERY_GC_TIME_MS,
+        retry: shouldRetry,
+        retryDelay: (attemptIndex) => retryDelayMs(attemptIndex),
+      },
+    },
+  });
+}

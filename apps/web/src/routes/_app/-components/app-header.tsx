@@ -1,0 +1,36 @@
+import { Anchor, Burger, Group } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { ColorModeSwitch } from '../../../components/color-mode-switch.tsx';
+
+export interface AppHeaderProps {
+  navbarId: string;
+  navbarOpen: boolean;
+  onToggleNavbar: () => void;
+  /** The account area (sign-out and the like), filled in by the sign-in work. */
+  accountSlot?: ReactNode;
+}
+
+export function AppHeader({ navbarId, navbarOpen, onToggleNavbar, accountSlot }: AppHeaderProps) {
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Burger
+          opened={navbarOpen}
+          onClick={onToggleNavbar}
+          size="sm"
+          aria-label="Toggle navigation"
+          aria-expanded={navbarOpen}
+          aria-controls={navbarId}
+        />
+        <Anchor component={Link} to="/dashboard" fw={700} fz="lg" c="inherit" underline="never">
+          Switchyard
+        </Anchor>
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        <ColorModeSwitch />
+        {accountSlot}
+      </Group>
+    </Group>
+  );
+}

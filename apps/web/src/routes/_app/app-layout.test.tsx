@@ -1,0 +1,73 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../test/render-app.tsx';
+
+async function openDashboard() {
+  const app = await renderApp('/dashboard');
+  await screen.findByRole('heading', { name: 'Dashboard' });
+  return app;
+}
+
+describe('app layout', () => {
+  it('has a header with the product name, navigation toggle and colour switch', async () => {
+    await openDashboard();
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('link', { name: 'Switchyard' })).toHaveAttribute('href', '/dashboard');
+    expect(within(header).getByRole('button', { name: 'Toggle navigation' })).toBeInTheDocument();
+    expect(within(header).getByRole('radiogroup', { name: 'Colour mode' })).toBeInTheDocument();
+  });
+
+  it('links to the screens that exist and marks the current one', async () => {
+    await openDashboard();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual(['Dashboard']);
+    expect(links[0]).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('hides and shows the navigation from the header', async () => {
+    // jsdom matches no media query, so this is the narrow-screen behaviour: closed until opened.
+    const { user } = await openDashboard();
+    const toggle = screen.getByRole('button', { name: 'Toggle navigation' });
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveAttribute('aria-controls', nav.id);
+    expect(nav).toHaveAttribute('inert');
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(nav).not.toHaveAttribute('inert');
+
+    await user.click(within(nav).getByRole('link', { name: 'Dashboard' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('on a wide screen shows the navigation by default and remembers hiding it', async () => {
+    const narrow = window.matchMedia;
+    const wide = (query: string) => ({ ...narrow(query), matches: query === '(min-width: 48em)' });
+    vi.spyOn(window, 'matchMedia').mockImplementation(wide);
+    const first = await openDashboard();
+    const toggle = screen.getByRole('button', { name: 'Toggle navigation' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).not.toHaveAttribute('inert');
+
+    await first.user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(window.localStorage.getItem('switchyard-sidebar-visible')).toBe('false');
+    first.unmount();
+
+    await openDashboard();
+    expect(screen.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveAttribute('inert');
+  });
+
+  it('is usable from the keyboard', async () => {
+    const { user } = await openDashboard();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Toggle navigation' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'true');
+    await user.tab();
+    expect(screen.getByRole('link', { name: 'Switchyard' })).toHaveFocus();
+  });
+});

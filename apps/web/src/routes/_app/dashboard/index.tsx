@@ -1,0 +1,18 @@
+import { Stack, Title } from '@mantine/core';
+import { DashboardSearch } from '@switchyard/contracts';
+import { createFileRoute } from '@tanstack/react-router';
+import { DashboardPeriod } from './-components/dashboard-period.tsx';
+
+export const Route = createFileRoute('/_app/dashboard/')({
+  validateSearch: DashboardSearch,
+  component: DashboardPage,
+});
+
+function DashboardPage() {
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Dashboard</Title>
+      <DashboardPeriod />
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { renderApp } from '../test/render-app.tsx';
+
+describe('routes', () => {
+  it('sends the home address straight to the dashboard', async () => {
+    const { router } = await renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('shows the dashboard with its default period', async () => {
+    await renderApp('/dashboard');
+    const timeframe = await screen.findByRole('radiogroup', { name: 'Timeframe' });
+    expect(within(timeframe).getByRole('radio', { name: 'Last 30 days' })).toBeChecked();
+    const granularity = screen.getByRole('radiogroup', { name: 'Granularity' });
+    expect(within(granularity).getByRole('radio', { name: 'Day' })).toBeChecked();
+  });
+
+  it('falls back to the defaults for bad dashboard search values and keeps good ones', async () => {
+    await renderApp('/dashboard?timeframe=5y&granularity=week');
+    const timeframe = await screen.findByRole('radiogroup', { name: 'Timeframe' });
+    expect(within(timeframe).getByRole('radio', { name: 'Last 30 days' })).toBeChecked();
+    const granularity = screen.getByRole('radiogroup', { name: 'Granularity' });
+    expect(within(granularity).getByRole('radio', { name: 'Week' })).toBeChecked();
+  });
+
+  it('keeps the chosen period in the address', async () => {
+    const { router, user } = await renderApp('/dashboard?granularity=month');
+    await user.click(await screen.findByRole('radio', { name: 'Last 6 months' }));
+    expect(router.state.location.search).toEqual({ timeframe: '6m', granularity: 'month' });
+    await user.click(screen.getByRole('radio', { name: 'Year' }));
+    expect(router.state.location.search).toEqual({ timeframe: '6m', granularity: 'year' });
+    expect(screen.getByRole('radio', { name: 'Year' })).toBeChecked();
+  });
+
+  it('reaches the dashboard through its route id path too', async () => {
+    const { router } = await renderApp('/dashboard/');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.matches.map((match) => match.routeId)).toContain('/_app/dashboard/');
+  });
+
+  it('shows the terms of service with their sections', async () => {
+    await renderApp('/terms/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of Service' })).toBeInTheDocument();
+    for (const title of ['The service', 'Subscription, billing and cancellation', 'Liability', 'Contact']) {
+      expect(screen.getByRole('heading', { level: 2, name: new RegExp(title) })).toBeInTheDocument();
+    }
+    expect(screen.getByText(/Shopify, BigCommerce, Square/)).toBeInTheDocument();
+  });
+
+  it('sets up preloading on intent with a short preload cache', async () => {
+    const { router } = await renderApp('/dashboard');
+    expect(router.options.defaultPreload).toBe('intent');
+    expect(router.options.defaultPreloadStaleTime).toBe(1000);
+  });
+
+  it('shows a full-page loading indicator while a route loads', async () => {
+    const { router } = await renderApp('/dashboard');
+    expect(router.options.defaultPendingComponent).toBe(FullPageLoader);
+    const { unmount } = render(
+      <MantineProvider env="test">
+        <FullPageLoader />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    unmount();
+  });
+});

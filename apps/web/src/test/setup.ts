@@ -1,0 +1,54 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { resetApi } from '../lib/api.ts';
+import { takeUnexpectedConsoleOutput, watchConsole } from './console.ts';
+
+// --- Browser APIs jsdom lacks, which Mantine and the router use. -----------------------------------
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string): MediaQueryList => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver ??= ResizeObserverStub;
+window.scrollTo = () => {};
+Element.prototype.scrollIntoView = () => {};
+// Sonner captures the pointer to follow swipes.
+Element.prototype.setPointerCapture ??= () => {};
+Element.prototype.releasePointerCapture ??= () => {};
+Element.prototype.hasPointerCapture ??= () => false;
+
+// Testing Library only advances fake timers inside waitFor/findBy when it sees a `jest` global.
+Object.assign(globalThis, { jest: { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) } });
+
+// --- An unexpected console.error or console.warn fails the test (STYLE §8); see console.ts. ----------
+watchConsole();
+
+beforeEach(() => {
+  window.localStorage.clear();
+  document.documentElement.removeAttribute('data-mantine-color-scheme');
+});
+
+afterEach(() => {
+  cleanup();
+  toast.dismiss();
+  resetApi();
+  vi.useRealTimers();
+  const messages = takeUnexpectedConsoleOutput();
+  if (messages.length > 0) throw new Error(`Unexpected console output:\n${messages.join('\n')}`);
+});
