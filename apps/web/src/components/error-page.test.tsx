@@ -10,6 +10,7 @@ import {
 } from '@tanstack/react-router';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { allowConsole } from '../test/console.ts';
 import { ErrorPage, RouteErrorPage } from './error-page.tsx';
@@ -51,15 +52,41 @@ describe('error page', () => {
   });
 });
 
+function renderRoute(route: { loader?: () => unknown; component: () => ReactNode }) {
+  const rootRoute = createRootRoute({ component: Outlet });
+  const pageRoute = createRoute({ getParentRoute: () => rootRoute, path: '/orders', ...route });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([pageRoute]),
+    history: createMemoryHistory({ initialEntries: ['/orders'] }),
+    defaultErrorComponent: RouteErrorPage,
+  });
+  // The router warns about every failed match in development, and React reports what a boundary caught;
+  // the failure is the point of these tests.
+  allowConsole('warn', /Error in route match: \/orders/);
+  render(
+    <MantineProvider env="test">
+      <RouterProvider router={router} />
+    </MantineProvider>,
+    { onCaughtError: () => {} },
+  );
+}
+
 describe('route error page', () => {
+  it('shows "Something went wrong!" when a page throws while rendering', async () => {
+    renderRoute({
+      component: () => {
+        throw new Error('orders.map is not a function');
+      },
+    });
+    expect(await screen.findByText(MESSAGES.renderError)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.unexpected)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Show Error' }));
+    expect(screen.getByText('orders.map is not a function')).toBeInTheDocument();
+  });
+
   it('shows the generic page when a route fails to load, and Try again reloads it', async () => {
-    // The router warns about every failed match in development; the failure is the point of this test.
-    allowConsole('warn', /Error in route match: \/orders/);
     let attempts = 0;
-    const rootRoute = createRootRoute({ component: Outlet });
-    const ordersRoute = createRoute({
-      getParentRoute: () => rootRoute,
-      path: '/orders',
+    renderRoute({
       loader: () => {
         attempts += 1;
         if (attempts === 1) throw new Error('Orders service timed out');
@@ -67,21 +94,10 @@ describe('route error page', () => {
       },
       component: () => <p>Orders loaded</p>,
     });
-    const router = createRouter({
-      routeTree: rootRoute.addChildren([ordersRoute]),
-      history: createMemoryHistory({ initialEntries: ['/orders'] }),
-      defaultErrorComponent: RouteErrorPage,
-    });
-    render(
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>,
-      // React reports the error the route boundary caught; that boundary is what this test is about.
-      { onCaughtError: () => {} },
-    );
 
     expect(await screen.findByText(MESSAGES.unexpected)).toBeInTheDocument();
     expect(screen.getByText('Orders service timed out')).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.renderError)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Orders loaded')).toBeInTheDocument();
     expect(attempts).toBe(2);

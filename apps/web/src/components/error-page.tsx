@@ -1,8 +1,9 @@
 import { Anchor, Button, Code, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { MESSAGES } from '@switchyard/contracts';
-import { type ErrorComponentProps, useRouter } from '@tanstack/react-router';
+import { type ErrorComponentProps, useMatch, useRouter } from '@tanstack/react-router';
 import { errorMessage } from '../lib/errors.ts';
 import { SUPPORT_EMAIL } from '../lib/support.ts';
+import { RenderErrorFallback } from './render-error.tsx';
 
 function supportHref(details: string): string {
   const params = new URLSearchParams({ subject: 'Switchyard error', body: `What happened:\n\nError: ${details}\n` });
@@ -34,9 +35,21 @@ export function ErrorPage({ error, reset }: Pick<ErrorComponentProps, 'error' | 
   );
 }
 
-/** The router's error component: "Try again" also reruns the loaders, which a boundary reset alone would not. */
+/**
+ * The router's error component. A route whose data loaded but whose page threw while rendering gets the
+ * render-error panel (SPEC §8); a route that failed to load gets the generic page, where "Try again"
+ * also reruns the loaders, which a boundary reset alone would not.
+ */
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
+  const loadFailed = useMatch({ strict: false, select: (match) => match.status === 'error' });
+  if (!loadFailed) {
+    return (
+      <Container size="md" py="md">
+        <RenderErrorFallback error={error} />
+      </Container>
+    );
+  }
   const retry = () => {
     reset();
     void router.invalidate();

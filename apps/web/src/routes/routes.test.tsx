@@ -1,7 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { RouteErrorPage } from '../components/error-page.tsx';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { NotFoundPage } from '../components/not-found-page.tsx';
 import { renderApp } from '../test/render-app.tsx';
 
 describe('routes', () => {
@@ -51,10 +53,12 @@ describe('routes', () => {
     expect(screen.getByText(/Shopify, BigCommerce, Square/)).toBeInTheDocument();
   });
 
-  it('sets up preloading on intent with a short preload cache', async () => {
+  it('sets up preloading on intent, a short preload cache and the error pages', async () => {
     const { router } = await renderApp('/dashboard');
     expect(router.options.defaultPreload).toBe('intent');
     expect(router.options.defaultPreloadStaleTime).toBe(1000);
+    expect(router.options.defaultErrorComponent).toBe(RouteErrorPage);
+    expect(router.options.defaultNotFoundComponent).toBe(NotFoundPage);
   });
 
   it('shows a full-page loading indicator while a route loads', async () => {
