@@ -15,13 +15,6 @@ import type { Services } from './services.ts';
 import { type Actor, createContextFactory } from './trpc/context.ts';
 import { type AppRouter, appRouter } from './trpc/router.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in caller, from the bearer token; resolved once per request. */
-    actor(): Promise<Actor | undefined>;
-  }
-}
-
 export interface BuildAppOptions {
   /** Extra REST modules (tests use this to exercise the plumbing). */
   rest?: Partial<Record<'frontend' | 'v1' | 'v2', RestModule[]>>;

@@ -11,8 +11,10 @@ try {
   const queue = await startJobs(services, { work: config.RUN_WORKERS });
   const app = await buildApp(services);
   await app.listen({ host: config.HOST, port: config.PORT });
+  const bound = app.server.address();
+  const address = typeof bound === 'object' && bound ? `http://${bound.address}:${bound.port}` : String(bound);
   logger.info(
-    { database: services.database.kind, buildId: services.buildId, workers: config.RUN_WORKERS },
+    { address, database: services.database.kind, buildId: services.buildId, workers: config.RUN_WORKERS },
     'Switchyard is ready',
   );
 

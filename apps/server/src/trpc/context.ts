@@ -2,6 +2,13 @@ import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in caller, from the bearer token; resolved once per request. */
+    actor(): Promise<Actor | undefined>;
+  }
+}
+
 /** Who is calling: resolved once per request from the bearer token. */
 export interface Actor {
   userId: string;
