@@ -44,6 +44,13 @@ describe('routes', () => {
     expect(router.state.matches.map((match) => match.routeId)).toContain('/_app/dashboard/');
   });
 
+  it('sends /_app/dashboard/ to the dashboard with its search params', async () => {
+    const { router } = await renderApp('/_app/dashboard/?timeframe=1y&granularity=week');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(router.state.location.search).toEqual({ timeframe: '1y', granularity: 'week' });
+  });
+
   it('shows the terms of service with their sections', async () => {
     await renderApp('/terms/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Terms of Service' })).toBeInTheDocument();
