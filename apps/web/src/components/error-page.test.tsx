@@ -84,6 +84,16 @@ describe('route error page', () => {
     expect(screen.getByText('orders.map is not a function')).toBeInTheDocument();
   });
 
+  it("shows the generic page when a screen's code cannot be downloaded", async () => {
+    renderRoute({
+      component: () => {
+        throw new TypeError('Failed to fetch dynamically imported module: /assets/orders-1a2b3c.js');
+      },
+    });
+    expect(await screen.findByText(MESSAGES.unexpected)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.renderError)).not.toBeInTheDocument();
+  });
+
   it('shows the generic page when a route fails to load, and Try again reloads it', async () => {
     let attempts = 0;
     renderRoute({

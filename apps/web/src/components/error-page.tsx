@@ -35,15 +35,24 @@ export function ErrorPage({ error, reset }: Pick<ErrorComponentProps, 'error' | 
   );
 }
 
+// Chromium, Firefox and Safari word a failed dynamic import differently.
+const CHUNK_LOAD_FAILURE =
+  /dynamically imported module|Importing a module script failed|error loading dynamically imported module/i;
+
+export function isChunkLoadError(error: unknown): boolean {
+  return error instanceof Error && CHUNK_LOAD_FAILURE.test(error.message);
+}
+
 /**
  * The router's error component. A route whose data loaded but whose page threw while rendering gets the
  * render-error panel (SPEC §8); a route that failed to load gets the generic page, where "Try again"
- * also reruns the loaders, which a boundary reset alone would not.
+ * also reruns the loaders, which a boundary reset alone would not. A screen whose code could not be
+ * downloaded (a network failure, or a deploy that removed the old chunks) failed to load, too.
  */
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
-  const loadFailed = useMatch({ strict: false, select: (match) => match.status === 'error' });
-  if (!loadFailed) {
+  const loaderFailed = useMatch({ strict: false, select: (match) => match.status === 'error' });
+  if (!loaderFailed && !isChunkLoadError(error)) {
     return (
       <Container size="md" py="md">
         <RenderErrorFallback error={error} />

@@ -1,0 +1,46 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with nothing reaching outside this machine. */
+export function useBrowser() {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A fresh page in its own context (its own local storage), failing on page errors and CSP violations. */
+  return async function newPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
+    const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
+    contexts.push(context);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(msg.text());
+    });
+    (page as Page & { problems: string[] }).problems = problems;
+    return page;
+  };
+}
+
+export const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { repoRoot, startServer } from './server.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    /** A server whose build id differs from the web build's: the client must say it is outdated. */
+    outdatedUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (!process.env.E2E_SKIP_BUILD) {
+    execFileSync('npm', ['run', 'build', '-w', '@switchyard/web'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  const [current, outdated] = await Promise.all([startServer(), startServer({ BUILD_ID: 'a-newer-deploy' })]);
+  project.provide('baseUrl', current.url);
+  project.provide('outdatedUrl', outdated.url);
+  return async () => {
+    await Promise.all([current.stop(), outdated.stop()]);
+  };
+}
