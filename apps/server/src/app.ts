@@ -9,6 +9,7 @@ import { healthRoutes } from './http/health.ts';
 import { hasWebBuild, sendIndexHtml, webRoutes } from './http/web.ts';
 import { newId } from './lib/ids.ts';
 import { bearerToken } from './lib/tokens.ts';
+import { resolveSession } from './modules/auth/auth.service.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
 import type { Services } from './services.ts';
@@ -132,13 +133,5 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
 
 async function resolveActor(services: Services, authorization: string | undefined): Promise<Actor | undefined> {
   const token = bearerToken(authorization);
-  if (!token) return undefined;
-  const identity = await services.tokens.verify(token);
-  if (!identity) return undefined;
-  return {
-    userId: identity.userId,
-    accountId: identity.accountId,
-    authorizationLevel: identity.authorizationLevel,
-    superUserRole: identity.superUserRole,
-  };
+  return token ? resolveSession(services, token) : undefined;
 }

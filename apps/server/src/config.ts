@@ -25,10 +25,38 @@ export const Config = z.object({
   WEB_DIST: z.string().optional(),
   /** Overrides the build id read from WEB_DIST/build.json. */
   BUILD_ID: z.string().optional(),
+  /** `smtp://user:pass@host:port` (or smtps://). Unset: mail stays in the outbox and the dev mailbox shows it. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  /** The development mailbox (GET /api/frontend/dev/outbox). Default: on outside production; never with SMTP. */
+  DEV_MAILBOX: bool.optional(),
+  MAIL_FROM: z.string().default('Switchyard <no-reply@switchyard.local>'),
+  /** Session length, in hours. */
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
   /** Seconds to wait for in-flight requests and jobs on shutdown. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
 });
 export type Config = z.infer<typeof Config>;
+
+/** Anyone can read the development mailbox, reset links included: never where real mail goes out. */
+export function devMailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'DEV_MAILBOX' | 'NODE_ENV'>): boolean {
+  if (config.SMTP_URL) return false;
+  return config.DEV_MAILBOX ?? config.NODE_ENV !== 'production';
+}
+
+/** The address links in e-mails point at. */
+export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Config.safeParse(env);

@@ -50,10 +50,3 @@ export async function createTestApp(options: TestAppOptions = {}) {
     },
   };
 }
-
-export function tokenFor(identity: Partial<Parameters<TokenService['sign']>[0]> = {}, ttlSeconds?: number) {
-  return new TokenService(TEST_SECRET).sign(
-    { userId: 'usr_test', accountId: 'acc_test', authorizationLevel: 'user', superUserRole: null, ...identity },
-    ttlSeconds,
-  );
-}

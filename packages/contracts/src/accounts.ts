@@ -124,3 +124,13 @@ export function statusGateRedirect(
       return undefined;
   }
 }
+
+/** Server messages of the account flows, shared so the web app can recognise them. */
+export const AUTH_MESSAGES = {
+  emailTaken: 'An account with this e-mail address already exists. Sign in or reset your password.',
+  wrongCredentials: 'Wrong e-mail address or password.',
+  signInThrottled: 'Too many failed sign-in attempts. Try again in an hour or reset your password.',
+  requestThrottled: 'Too many requests for this address. Try again later.',
+  invalidConfirmation: 'This confirmation link is invalid or has expired.',
+  signInRequired: 'Please sign in to continue.',
+} as const;

@@ -8,6 +8,8 @@ export type SuperUserRole = z.infer<typeof SuperUserRole>;
 /** Claims carried by a session token. */
 export const TokenClaims = z.object({
   sub: z.string(),
+  /** The server-side session this token belongs to (revoked on sign-out and password change). */
+  sid: z.string(),
   accountId: z.string(),
   authorizationLevel: AuthorizationLevel,
   superUserRole: SuperUserRole,

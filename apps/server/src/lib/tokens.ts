@@ -2,6 +2,7 @@ import { TokenClaims } from '@switchyard/contracts';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export interface SessionIdentity {
+  sessionId: string;
   userId: string;
   accountId: string;
   authorizationLevel: TokenClaims['authorizationLevel'];
@@ -21,6 +22,7 @@ export class TokenService {
 
   async sign(identity: SessionIdentity, ttlSeconds = DEFAULT_SESSION_TTL_SECONDS): Promise<string> {
     return new SignJWT({
+      sid: identity.sessionId,
       accountId: identity.accountId,
       authorizationLevel: identity.authorizationLevel,
       superUserRole: identity.superUserRole,
@@ -39,6 +41,7 @@ export class TokenService {
       const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, algorithms: [ALG] });
       const claims = TokenClaims.parse(payload);
       return {
+        sessionId: claims.sid,
         userId: claims.sub,
         accountId: claims.accountId,
         authorizationLevel: claims.authorizationLevel,

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { authRest } from '../modules/auth/auth.rest.ts';
+import { mailRest } from '../modules/mail/mail.rest.ts';
 import type { Services } from '../services.ts';
 import { optionsRest } from './options.rest.ts';
 import type { RestApp, RestVersion } from './route.ts';
@@ -9,7 +11,7 @@ import { statusRest } from './status.rest.ts';
 export type RestModule = (app: RestApp, services: Services, version: RestVersion) => void;
 
 const modules: Record<RestVersion, RestModule[]> = {
-  frontend: [],
+  frontend: [authRest, mailRest],
   v1: [statusRest],
   v2: [statusRest, optionsRest],
 };

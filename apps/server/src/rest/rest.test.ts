@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, tokenFor } from '../../test/app.ts';
+import { createTestApp } from '../../test/app.ts';
+import { createSignedInAccount } from '../../test/factories.ts';
 import { DomainError } from '../lib/errors.ts';
 import { restRoute } from './route.ts';
 
@@ -9,6 +10,7 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 describe('REST plumbing', () => {
   let t: TestApp;
   let auth: { authorization: string };
+  let owner: Awaited<ReturnType<typeof createSignedInAccount>>;
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -54,7 +56,8 @@ describe('REST plumbing', () => {
         ],
       },
     });
-    auth = { authorization: `Bearer ${await tokenFor()}` };
+    owner = await createSignedInAccount(t.services);
+    auth = owner.headers;
   });
   afterAll(() => t.close());
 
@@ -70,7 +73,7 @@ describe('REST plumbing', () => {
 
   it('reads POST input from the JSON body', async () => {
     const ok = await t.app.inject({ method: 'POST', url: '/api/v1/echo', headers: auth, payload: { name: 'Main St' } });
-    expect(ok.json()).toEqual({ got: { name: 'Main St' }, account: 'acc_test' });
+    expect(ok.json()).toEqual({ got: { name: 'Main St' }, account: owner.accountId });
 
     const bad = await t.app.inject({ method: 'POST', url: '/api/v1/echo', headers: auth, payload: { name: '' } });
     expect(bad.statusCode).toBe(400);
@@ -101,7 +104,16 @@ describe('REST plumbing', () => {
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ code: 401, message: 'Please sign in to continue.' });
 
-    const expired = await tokenFor({}, -10);
+    const expired = await t.services.tokens.sign(
+      {
+        sessionId: 'ses_x',
+        userId: owner.userId,
+        accountId: owner.accountId,
+        authorizationLevel: 'user',
+        superUserRole: null,
+      },
+      -10,
+    );
     const old = await t.app.inject({
       method: 'GET',
       url: '/api/v1/echo?limit=1',
@@ -109,7 +121,7 @@ describe('REST plumbing', () => {
     });
     expect(old.statusCode).toBe(401);
 
-    const forged = `${(await tokenFor()).slice(0, -4)}AAAA`;
+    const forged = `${owner.token.slice(0, -4)}AAAA`;
     const bad = await t.app.inject({
       method: 'GET',
       url: '/api/v1/echo?limit=1',
@@ -122,12 +134,8 @@ describe('REST plumbing', () => {
     const user = await t.app.inject({ method: 'GET', url: '/api/v1/admin-only', headers: auth });
     expect(user.statusCode).toBe(403);
     expect(user.json()).toEqual({ code: 403, message: 'This needs a superuser.' });
-    const su = await tokenFor({ authorizationLevel: 'superuser' });
-    const ok = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/admin-only',
-      headers: { authorization: `Bearer ${su}` },
-    });
+    const su = await createSignedInAccount(t.services, { authorizationLevel: 'superuser' });
+    const ok = await t.app.inject({ method: 'GET', url: '/api/v1/admin-only', headers: su.headers });
     expect(ok.json()).toEqual({ ok: true });
   });
 

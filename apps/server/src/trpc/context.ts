@@ -11,6 +11,7 @@ declare module 'fastify' {
 
 /** Who is calling: resolved once per request from the bearer token. */
 export interface Actor {
+  sessionId: string;
   userId: string;
   accountId: string;
   authorizationLevel: 'user' | 'superuser';

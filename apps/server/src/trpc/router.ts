@@ -1,8 +1,11 @@
+import { authRouter, hydrationRouter } from '../modules/auth/auth.router.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
 import { router } from './init.ts';
 
 export const appRouter = router({
   health: healthRouter,
+  auth: authRouter,
+  hydration: hydrationRouter,
 });
 
 export type AppRouter = typeof appRouter;

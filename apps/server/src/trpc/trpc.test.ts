@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, tokenFor } from '../../test/app.ts';
+import { createTestApp } from '../../test/app.ts';
+import { createSignedInAccount } from '../../test/factories.ts';
 import { DomainError } from '../lib/errors.ts';
+import { resolveSession } from '../modules/auth/auth.service.ts';
 import { createContextFactory } from './context.ts';
 import { authedProcedure, createCallerFactory, publicProcedure, router, superuserProcedure } from './init.ts';
 
@@ -66,43 +68,32 @@ describe('procedure kinds', () => {
       throw new DomainError('INSUFFICIENT_STOCK', '2 units are free');
     }),
   });
-  const callerFor = async (authorization?: string) => {
-    const { services, close } = await createTestApp();
-    const headers = authorization ? { authorization } : {};
-    const ctx = await createContextFactory(services)({
-      req: { headers, actor: async () => (authorization ? await actorFrom(services, authorization) : undefined) },
-    } as never);
-    return { caller: createCallerFactory(testRouter)(ctx), close };
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A caller built by the server's own context factory from a request carrying these headers. */
+  const callerFor = async (headers: Record<string, string> = {}) => {
+    const fakeReq = { headers, actor: () => resolveActorFor(headers.authorization) };
+    return createCallerFactory(testRouter)(await createContextFactory(t.services)({ req: fakeReq } as never));
   };
-  const actorFrom = async (services: Awaited<ReturnType<typeof createTestApp>>['services'], authorization: string) => {
-    const id = await services.tokens.verify(authorization.replace('Bearer ', ''));
-    return (
-      id && {
-        userId: id.userId,
-        accountId: id.accountId,
-        authorizationLevel: id.authorizationLevel,
-        superUserRole: id.superUserRole,
-      }
-    );
-  };
+  const resolveActorFor = async (authorization?: string) =>
+    authorization ? resolveSession(t.services, authorization.replace(/^Bearer /, '')) : undefined;
 
   it('lets anyone call a public procedure and only signed-in users an authed one', async () => {
     const anon = await callerFor();
-    expect(await anon.caller.open()).toBe('anonymous');
-    await expect(anon.caller.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await anon.close();
+    expect(await anon.open()).toBe('anonymous');
+    await expect(anon.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
 
-    const user = await callerFor(`Bearer ${await tokenFor({ accountId: 'acc_1' })}`);
-    expect(await user.caller.mine()).toBe('acc_1');
-    await expect(user.caller.admin()).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(user.caller.conflict()).rejects.toMatchObject({
-      code: 'CONFLICT',
-      cause: { code: 'INSUFFICIENT_STOCK' },
-    });
-    await user.close();
+    const owner = await createSignedInAccount(t.services);
+    const user = await callerFor(owner.headers);
+    expect(await user.mine()).toBe(owner.accountId);
+    await expect(user.admin()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(user.conflict()).rejects.toMatchObject({ code: 'CONFLICT', cause: { code: 'INSUFFICIENT_STOCK' } });
 
-    const su = await callerFor(`Bearer ${await tokenFor({ authorizationLevel: 'superuser' })}`);
-    expect(await su.caller.admin()).toBe('secret');
-    await su.close();
+    const su = await callerFor((await createSignedInAccount(t.services, { authorizationLevel: 'superuser' })).headers);
+    expect(await su.admin()).toBe('secret');
   });
 });

@@ -1,0 +1,82 @@
+/** The product's e-mails, each as HTML and plain text, with links built from the public URL. */
+
+export type MailTemplate =
+  | { template: 'confirm'; firstname: string; link: string }
+  | { template: 'reset'; firstname: string; link: string }
+  | { template: 'email_change'; firstname: string; link: string; newEmail: string }
+  | { template: 'welcome'; firstname: string; link: string };
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+const PRODUCT = 'Switchyard';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function layout(title: string, paragraphs: string[], action: { label: string; href: string }, footer: string) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  return `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td><h1 style="font-size:20px;margin:0 0 24px">${escapeHtml(title)}</h1>${body}
+<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#228be6;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#52606d">If the button does not work, open this address: ${escapeHtml(action.href)}</p>
+<p style="margin:24px 0 0;font-size:13px;color:#52606d">${escapeHtml(footer)}</p></td></tr></table></body></html>`;
+}
+
+function render(
+  subject: string,
+  greeting: string,
+  lines: string[],
+  action: { label: string; href: string },
+  footer: string,
+) {
+  const paragraphs = [greeting, ...lines];
+  const text = `${paragraphs.join('\n\n')}\n\n${action.label}: ${action.href}\n\n${footer}\n\n— ${PRODUCT}\n`;
+  return { subject, text, html: layout(subject, paragraphs, action, footer), links: [action.href] };
+}
+
+export function renderMail(mail: MailTemplate): RenderedMail {
+  const hello = `Hello ${mail.firstname},`;
+  switch (mail.template) {
+    case 'confirm':
+      return render(
+        `Confirm your ${PRODUCT} account`,
+        hello,
+        [`Thanks for signing up for ${PRODUCT}. Confirm your e-mail address to finish setting up your account.`],
+        { label: 'Confirm my account', href: mail.link },
+        'The link works once and expires in 7 days. If you did not sign up, ignore this e-mail.',
+      );
+    case 'reset':
+      return render(
+        `Reset your ${PRODUCT} password`,
+        hello,
+        ['Someone asked to reset the password of your account. Choose a new password with the link below.'],
+        { label: 'Choose a new password', href: mail.link },
+        'The link works once and expires in 1 hour. If you did not ask for it, ignore this e-mail; your password stays as it is.',
+      );
+    case 'email_change':
+      return render(
+        `Confirm your new ${PRODUCT} e-mail address`,
+        hello,
+        [`Confirm that you want to sign in to ${PRODUCT} with ${mail.newEmail} from now on.`],
+        { label: 'Confirm the new address', href: mail.link },
+        'Until you confirm, your old address stays in use. The link expires in 24 hours.',
+      );
+    case 'welcome':
+      return render(
+        `Welcome to ${PRODUCT}`,
+        hello,
+        [
+          'Your account is confirmed.',
+          'Next: choose a plan, connect your Shopify, BigCommerce or Square store, and map your locations.',
+        ],
+        { label: `Open ${PRODUCT}`, href: mail.link },
+        'Questions? Reply to this e-mail or write to support@switchyard.app.',
+      );
+  }
+}
