@@ -104,7 +104,7 @@ export async function resendConfirmation(services: Services, email: string, clie
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.accountId))
     .where(eq(users.email, email));
-  if (!found || found.account.status !== 'created') return { ok: true };
+  if (found?.account.status !== 'created') return { ok: true };
   const { code, codeHash } = newCode();
   const mailId = await services.db.transaction(async (tx) => {
     await tx
