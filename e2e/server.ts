@@ -23,6 +23,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      // The journeys read their confirmation and reset e-mails from the development mailbox.
+      DEV_MAILBOX: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
