@@ -3,6 +3,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type RouterHistory, RouterProvider } from '@tanstack/react-router';
 import { AppProviders } from './components/app-providers.tsx';
 import { initApi } from './lib/api.ts';
+import { clearSession } from './lib/auth.ts';
+import { isUnauthorized } from './lib/errors.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createTrpcClient, createTrpcProxy, type TrpcClient } from './lib/trpc.ts';
 import { createUnauthorizedHandler, type UnauthorizedHandlerOptions } from './lib/unauthorized.ts';
@@ -32,7 +34,13 @@ export function createAppServices({ history, fetch, goToLogin }: AppServicesOpti
       router ? router.state.location.pathname + router.state.location.searchStr : window.location.pathname,
     ...(goToLogin ? { goTo: goToLogin } : {}),
   });
-  const queryClient = createQueryClient({ onError: onUnauthorized });
+  const queryClient = createQueryClient({
+    onError: (error) => {
+      // The server no longer accepts this session: forget it now, so nothing else goes out with it.
+      if (isUnauthorized(error)) clearSession();
+      onUnauthorized(error);
+    },
+  });
   const trpcClient = createTrpcClient(fetch ? { fetch } : {});
   router = createAppRouter({ queryClient, trpc: createTrpcProxy(trpcClient, queryClient) }, history);
   return { queryClient, trpcClient, router };

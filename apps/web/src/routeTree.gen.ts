@@ -11,6 +11,13 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as ConfirmCodeRouteImport } from './routes/confirm/$code'
+import { Route as ConfirmationIndexRouteImport } from './routes/confirmation/index'
+import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as LoginIndexRouteImport } from './routes/login/index'
+import { Route as RegisterIndexRouteImport } from './routes/register/index'
+import { Route as ResetIndexRouteImport } from './routes/reset/index'
+import { Route as ResetCodeRouteImport } from './routes/reset/$code'
 import { Route as TermsIndexRouteImport } from './routes/terms/index'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 
@@ -21,6 +28,41 @@ const IndexRoute = IndexRouteImport.update({
 } as any)
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmCodeRoute = ConfirmCodeRouteImport.update({
+  id: '/confirm/$code',
+  path: '/confirm/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmationIndexRoute = ConfirmationIndexRouteImport.update({
+  id: '/confirmation/',
+  path: '/confirmation/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DevMailboxRoute = DevMailboxRouteImport.update({
+  id: '/dev/mailbox',
+  path: '/dev/mailbox',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LoginIndexRoute = LoginIndexRouteImport.update({
+  id: '/login/',
+  path: '/login/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RegisterIndexRoute = RegisterIndexRouteImport.update({
+  id: '/register/',
+  path: '/register/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetIndexRoute = ResetIndexRouteImport.update({
+  id: '/reset/',
+  path: '/reset/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetCodeRoute = ResetCodeRouteImport.update({
+  id: '/reset/$code',
+  path: '/reset/$code',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TermsIndexRoute = TermsIndexRouteImport.update({
@@ -36,11 +78,25 @@ const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/confirm/$code': typeof ConfirmCodeRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/reset/$code': typeof ResetCodeRoute
+  '/confirmation/': typeof ConfirmationIndexRoute
+  '/login/': typeof LoginIndexRoute
+  '/register/': typeof RegisterIndexRoute
+  '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/confirm/$code': typeof ConfirmCodeRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/reset/$code': typeof ResetCodeRoute
+  '/confirmation': typeof ConfirmationIndexRoute
+  '/login': typeof LoginIndexRoute
+  '/register': typeof RegisterIndexRoute
+  '/reset': typeof ResetIndexRoute
   '/terms': typeof TermsIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
 }
@@ -48,20 +104,66 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
+  '/confirm/$code': typeof ConfirmCodeRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/reset/$code': typeof ResetCodeRoute
+  '/confirmation/': typeof ConfirmationIndexRoute
+  '/login/': typeof LoginIndexRoute
+  '/register/': typeof RegisterIndexRoute
+  '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/terms/' | '/dashboard/'
+  fullPaths:
+    | '/'
+    | '/confirm/$code'
+    | '/dev/mailbox'
+    | '/reset/$code'
+    | '/confirmation/'
+    | '/login/'
+    | '/register/'
+    | '/reset/'
+    | '/terms/'
+    | '/dashboard/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/terms' | '/dashboard'
-  id: '__root__' | '/' | '/_app' | '/terms/' | '/_app/dashboard/'
+  to:
+    | '/'
+    | '/confirm/$code'
+    | '/dev/mailbox'
+    | '/reset/$code'
+    | '/confirmation'
+    | '/login'
+    | '/register'
+    | '/reset'
+    | '/terms'
+    | '/dashboard'
+  id:
+    | '__root__'
+    | '/'
+    | '/_app'
+    | '/confirm/$code'
+    | '/dev/mailbox'
+    | '/reset/$code'
+    | '/confirmation/'
+    | '/login/'
+    | '/register/'
+    | '/reset/'
+    | '/terms/'
+    | '/_app/dashboard/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AppRoute: typeof AppRouteWithChildren
+  ConfirmCodeRoute: typeof ConfirmCodeRoute
+  DevMailboxRoute: typeof DevMailboxRoute
+  ResetCodeRoute: typeof ResetCodeRoute
+  ConfirmationIndexRoute: typeof ConfirmationIndexRoute
+  LoginIndexRoute: typeof LoginIndexRoute
+  RegisterIndexRoute: typeof RegisterIndexRoute
+  ResetIndexRoute: typeof ResetIndexRoute
   TermsIndexRoute: typeof TermsIndexRoute
 }
 
@@ -79,6 +181,55 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirm/$code': {
+      id: '/confirm/$code'
+      path: '/confirm/$code'
+      fullPath: '/confirm/$code'
+      preLoaderRoute: typeof ConfirmCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirmation/': {
+      id: '/confirmation/'
+      path: '/confirmation'
+      fullPath: '/confirmation/'
+      preLoaderRoute: typeof ConfirmationIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dev/mailbox': {
+      id: '/dev/mailbox'
+      path: '/dev/mailbox'
+      fullPath: '/dev/mailbox'
+      preLoaderRoute: typeof DevMailboxRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/login/': {
+      id: '/login/'
+      path: '/login'
+      fullPath: '/login/'
+      preLoaderRoute: typeof LoginIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/register/': {
+      id: '/register/'
+      path: '/register'
+      fullPath: '/register/'
+      preLoaderRoute: typeof RegisterIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset/': {
+      id: '/reset/'
+      path: '/reset'
+      fullPath: '/reset/'
+      preLoaderRoute: typeof ResetIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset/$code': {
+      id: '/reset/$code'
+      path: '/reset/$code'
+      fullPath: '/reset/$code'
+      preLoaderRoute: typeof ResetCodeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/terms/': {
@@ -111,6 +262,13 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AppRoute: AppRouteWithChildren,
+  ConfirmCodeRoute: ConfirmCodeRoute,
+  DevMailboxRoute: DevMailboxRoute,
+  ResetCodeRoute: ResetCodeRoute,
+  ConfirmationIndexRoute: ConfirmationIndexRoute,
+  LoginIndexRoute: LoginIndexRoute,
+  RegisterIndexRoute: RegisterIndexRoute,
+  ResetIndexRoute: ResetIndexRoute,
   TermsIndexRoute: TermsIndexRoute,
 }
 export const routeTree = rootRouteImport

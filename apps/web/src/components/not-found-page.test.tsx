@@ -27,7 +27,7 @@ describe('not-found page', () => {
   });
 
   it('goes to the first match on Enter', async () => {
-    const { user, router } = await renderApp('/missing');
+    const { user, router } = await renderApp('/missing', { signedIn: true });
     await user.type(await screen.findByRole('textbox', { name: 'Search' }), 'metrics{Enter}');
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');

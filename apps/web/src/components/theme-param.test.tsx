@@ -6,7 +6,7 @@ const stored = () => window.localStorage.getItem('switchyard-color-scheme');
 const applied = () => document.documentElement.getAttribute('data-mantine-color-scheme');
 
 async function openAt(path: string) {
-  const app = await renderApp(path);
+  const app = await renderApp(path, { signedIn: true });
   await screen.findByRole('heading', { name: 'Dashboard' });
   return app;
 }

@@ -7,6 +7,14 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return !isUnauthorized(error) && failureCount < QUERY_RETRIES;
 }
 
+/**
+ * A call flagged `meta: { handlesUnauthorized: true }` deals with its own failures (sign-in's "wrong
+ * password" is a 401; the app gate turns an expired session into a redirect at once).
+ */
+function handlesOwnUnauthorized(meta: Record<string, unknown> | undefined): boolean {
+  return meta?.handlesUnauthorized === true;
+}
+
 export interface QueryClientOptions {
   /** Called with every failed query and mutation; the app passes the UNAUTHORIZED handler. */
   onError?: (error: unknown) => void;
@@ -14,8 +22,16 @@ export interface QueryClientOptions {
 
 export function createQueryClient({ onError }: QueryClientOptions = {}): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: (error) => onError?.(error) }),
-    mutationCache: new MutationCache({ onError: (error) => onError?.(error) }),
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (!handlesOwnUnauthorized(query.meta)) onError?.(error);
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        if (!handlesOwnUnauthorized(mutation.meta)) onError?.(error);
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: QUERY_STALE_TIME_MS,

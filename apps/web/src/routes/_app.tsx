@@ -1,15 +1,55 @@
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
-import { createFileRoute, Outlet, useLocation } from '@tanstack/react-router';
+import { type BasicData, statusGateRedirect, UNAUTHORIZED_MESSAGE_MS } from '@switchyard/contracts';
+import { createFileRoute, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useId } from 'react';
 import { RenderErrorBoundary } from '../components/render-error.tsx';
+import { clearSession, getValidToken, hydrateSession } from '../lib/auth.ts';
+import { basicDataOptions, HANDLES_UNAUTHORIZED } from '../lib/basic-data.ts';
+import { errorMessage, isUnauthorized } from '../lib/errors.ts';
+import { notify } from '../lib/toast.ts';
 import { SIDEBAR_STORAGE_KEY, UI_DEFAULTS } from '../lib/ui-settings.ts';
+import { UNAUTHORIZED_TOAST_ID } from '../lib/unauthorized.ts';
+import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
 import { AppNavbar } from './_app/-components/app-navbar.tsx';
 
 export const Route = createFileRoute('/_app')({
+  beforeLoad: async ({ context, location, preload }) => {
+    // SPEC §4: signed out (no token, or one that expired or cannot be read) → sign in, then come back.
+    const toLogin = () => redirect({ to: '/login', search: { redirect: location.href } });
+    if (!getValidToken()) throw toLogin();
+
+    let data: BasicData;
+    try {
+      data = await context.queryClient.ensureQueryData({
+        ...basicDataOptions(context.trpc),
+        // A failure here is handled below at once, and the page then retries on its own.
+        retry: false,
+        meta: HANDLES_UNAUTHORIZED,
+      });
+    } catch (error) {
+      // SPEC §8: the server message for 10 seconds; UNAUTHORIZED goes to login, anything else lets the page render.
+      if (isUnauthorized(error)) {
+        clearSession();
+        if (!preload)
+          notify.error(errorMessage(error), { id: UNAUTHORIZED_TOAST_ID, duration: UNAUTHORIZED_MESSAGE_MS });
+        throw toLogin();
+      }
+      if (!preload) notify.error(errorMessage(error), { id: BASIC_DATA_TOAST_ID, duration: UNAUTHORIZED_MESSAGE_MS });
+      return;
+    }
+
+    hydrateSession(data);
+    // SPEC §4: the account status decides whether the app area opens yet.
+    const target = statusGateRedirect(data.account.status);
+    if (target === '/confirmation') throw redirect({ to: '/confirmation', search: { email: data.user.email } });
+    if (target) throw redirect({ href: target });
+  },
   component: AppLayout,
 });
+
+const BASIC_DATA_TOAST_ID = 'basic-data';
 
 const NAVBAR_BREAKPOINT = 'sm';
 
@@ -40,7 +80,12 @@ function AppLayout() {
       padding="md"
     >
       <AppShell.Header>
-        <AppHeader navbarId={navbarId} navbarOpen={navbarOpen} onToggleNavbar={toggleNavbar} />
+        <AppHeader
+          navbarId={navbarId}
+          navbarOpen={navbarOpen}
+          onToggleNavbar={toggleNavbar}
+          accountSlot={<AccountMenu />}
+        />
       </AppShell.Header>
       <AppShell.Navbar id={navbarId} aria-label="Main navigation" p="sm" inert={!navbarOpen}>
         <RenderErrorBoundary>

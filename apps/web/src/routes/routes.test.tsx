@@ -8,13 +8,13 @@ import { renderApp } from '../test/render-app.tsx';
 
 describe('routes', () => {
   it('sends the home address straight to the dashboard', async () => {
-    const { router } = await renderApp('/');
+    const { router } = await renderApp('/', { signedIn: true });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it('shows the dashboard with its default period', async () => {
-    await renderApp('/dashboard');
+    await renderApp('/dashboard', { signedIn: true });
     const timeframe = await screen.findByRole('radiogroup', { name: 'Timeframe' });
     expect(within(timeframe).getByRole('radio', { name: 'Last 30 days' })).toBeChecked();
     const granularity = screen.getByRole('radiogroup', { name: 'Granularity' });
@@ -22,7 +22,7 @@ describe('routes', () => {
   });
 
   it('falls back to the defaults for bad dashboard search values and keeps good ones', async () => {
-    await renderApp('/dashboard?timeframe=5y&granularity=week');
+    await renderApp('/dashboard?timeframe=5y&granularity=week', { signedIn: true });
     const timeframe = await screen.findByRole('radiogroup', { name: 'Timeframe' });
     expect(within(timeframe).getByRole('radio', { name: 'Last 30 days' })).toBeChecked();
     const granularity = screen.getByRole('radiogroup', { name: 'Granularity' });
@@ -30,7 +30,7 @@ describe('routes', () => {
   });
 
   it('keeps the chosen period in the address', async () => {
-    const { router, user } = await renderApp('/dashboard?granularity=month');
+    const { router, user } = await renderApp('/dashboard?granularity=month', { signedIn: true });
     await user.click(await screen.findByRole('radio', { name: 'Last 6 months' }));
     expect(router.state.location.search).toEqual({ timeframe: '6m', granularity: 'month' });
     await user.click(screen.getByRole('radio', { name: 'Year' }));
@@ -39,13 +39,13 @@ describe('routes', () => {
   });
 
   it('reaches the dashboard through its route id path too', async () => {
-    const { router } = await renderApp('/dashboard/');
+    const { router } = await renderApp('/dashboard/', { signedIn: true });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.matches.map((match) => match.routeId)).toContain('/_app/dashboard/');
   });
 
   it('sends /_app/dashboard/ to the dashboard with its search params', async () => {
-    const { router } = await renderApp('/_app/dashboard/?timeframe=1y&granularity=week');
+    const { router } = await renderApp('/_app/dashboard/?timeframe=1y&granularity=week', { signedIn: true });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(router.state.location.search).toEqual({ timeframe: '1y', granularity: 'week' });
@@ -61,7 +61,7 @@ describe('routes', () => {
   });
 
   it('sets up preloading on intent, a short preload cache and the error pages', async () => {
-    const { router } = await renderApp('/dashboard');
+    const { router } = await renderApp('/dashboard', { signedIn: true });
     expect(router.options.defaultPreload).toBe('intent');
     expect(router.options.defaultPreloadStaleTime).toBe(1000);
     expect(router.options.defaultErrorComponent).toBe(RouteErrorPage);
@@ -69,7 +69,7 @@ describe('routes', () => {
   });
 
   it('shows a full-page loading indicator while a route loads', async () => {
-    const { router } = await renderApp('/dashboard');
+    const { router } = await renderApp('/dashboard', { signedIn: true });
     expect(router.options.defaultPendingComponent).toBe(FullPageLoader);
     const { unmount } = render(
       <MantineProvider env="test">

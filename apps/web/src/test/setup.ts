@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { resetApi } from '../lib/api.ts';
+import { http, resetApi } from '../lib/api.ts';
 import { takeUnexpectedConsoleOutput, watchConsole } from './console.ts';
 
 // --- Browser APIs jsdom lacks, which Mantine and the router use. -----------------------------------
@@ -39,6 +39,8 @@ Object.assign(globalThis, { jest: { advanceTimersByTime: (ms: number) => vi.adva
 // --- An unexpected console.error or console.warn fails the test (STYLE §8); see console.ts. ----------
 watchConsole();
 
+const realAdapter = http.defaults.adapter;
+
 beforeEach(() => {
   window.localStorage.clear();
   document.documentElement.removeAttribute('data-mantine-color-scheme');
@@ -48,6 +50,7 @@ afterEach(() => {
   cleanup();
   toast.dismiss();
   resetApi();
+  http.defaults.adapter = realAdapter;
   vi.useRealTimers();
   const messages = takeUnexpectedConsoleOutput();
   if (messages.length > 0) throw new Error(`Unexpected console output:\n${messages.join('\n')}`);

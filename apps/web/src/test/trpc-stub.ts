@@ -40,8 +40,9 @@ export interface RecordedCall {
 
 export type StubbedFetch = typeof globalThis.fetch & { calls: RecordedCall[] };
 
-function readInputs(url: URL, paths: string[], batched: boolean): unknown[] {
-  const raw = url.searchParams.get('input');
+function readInputs(url: URL, paths: string[], batched: boolean, body: string | null): unknown[] {
+  // Queries carry their input in the query string, mutations in a JSON body.
+  const raw = body ?? url.searchParams.get('input');
   if (raw === null) return paths.map(() => undefined);
   const parsed: unknown = JSON.parse(raw);
   const deserialize = (value: unknown) =>
@@ -68,7 +69,7 @@ function answer(path: string, handler: ProcedureHandler | undefined, input: unkn
 }
 
 /**
- * A fetch that speaks tRPC's HTTP protocol (queries only, superjson, batched or not) for the given
+ * A fetch that speaks tRPC's HTTP protocol (queries and mutations, superjson, batched or not) for the given
  * procedures, so the real client, links and transformer run in tests. Every call is recorded.
  */
 export function trpcFetch(handlers: Record<string, ProcedureHandler>): StubbedFetch {
@@ -77,8 +78,10 @@ export function trpcFetch(handlers: Record<string, ProcedureHandler>): StubbedFe
     const url = new URL(String(resource), 'http://localhost');
     const paths = decodeURIComponent(url.pathname.replace(/^\/api\/trpc\//, '')).split(',');
     const batched = url.searchParams.get('batch') === '1';
-    const inputs = readInputs(url, paths, batched);
-    calls.push({ url, method: init?.method ?? 'GET', headers: new Headers(init?.headers), paths, inputs, batched });
+    const method = init?.method ?? 'GET';
+    const sentBody = method === 'POST' && typeof init?.body === 'string' ? init.body : null;
+    const inputs = readInputs(url, paths, batched, sentBody);
+    calls.push({ url, method, headers: new Headers(init?.headers), paths, inputs, batched });
     const answers = paths.map((path, index) => answer(path, handlers[path], inputs[index]));
     const status = answers.length === 1 ? (answers[0]?.status ?? 200) : 207;
     const body = batched ? answers.map((entry) => entry.body) : answers[0]?.body;

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
 
 async function openDashboard() {
-  const app = await renderApp('/dashboard');
+  const app = await renderApp('/dashboard', { signedIn: true });
   await screen.findByRole('heading', { name: 'Dashboard' });
   return app;
 }

@@ -1,0 +1,61 @@
+import type { AccountStatus, BasicData, LoginOutput, PublicUser } from '@switchyard/contracts';
+
+function base64url(value: unknown): string {
+  return btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/** An unsigned JWT (the web app only decodes tokens; the server checks them). `exp` is in seconds. */
+export function fakeToken(claims: Record<string, unknown> = {}): string {
+  const payload = {
+    sub: 'u-1',
+    accountId: 'a-1',
+    authorizationLevel: 'user',
+    superUserRole: null,
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    ...claims,
+  };
+  return `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.`;
+}
+
+export const TEST_USER: PublicUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  phone: '+1 555 0100',
+  settings: { columnsFilter: [] },
+};
+
+export function basicData(
+  overrides: { status?: AccountStatus; accountSettings?: BasicData['accountSettings'] } = {},
+): BasicData {
+  return {
+    user: TEST_USER,
+    meta: { authorizationLevel: 'user', superUserRole: null },
+    account: { id: 'a-1', business: 'Analytical Engines Ltd', status: overrides.status ?? 'active' },
+    systemSettings: [],
+    accountSettings: overrides.accountSettings ?? [],
+    modules: [],
+  };
+}
+
+export function loginOutput(token = fakeToken()): LoginOutput {
+  return {
+    token,
+    user: TEST_USER,
+    meta: { authorizationLevel: 'user', superUserRole: null },
+    account: { id: 'a-1', business: 'Analytical Engines Ltd', status: 'active' },
+  };
+}
+
+/** Puts a signed-in session in local storage, as sign-in leaves it. */
+export function storeSession(token = fakeToken()): string {
+  window.localStorage.setItem('token', token);
+  window.localStorage.setItem('user', JSON.stringify(TEST_USER));
+  return token;
+}
+
+/** tRPC handlers of a signed-in session: the basic data, with the given account status and settings. */
+export function signedInHandlers(overrides: Parameters<typeof basicData>[0] = {}) {
+  return { 'hydration.getBasicData': () => basicData(overrides) };
+}
