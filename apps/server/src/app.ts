@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { API_KEY_PREFIX } from '@switchyard/contracts';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -9,6 +10,7 @@ import { healthRoutes } from './http/health.ts';
 import { hasWebBuild, sendIndexHtml, webRoutes } from './http/web.ts';
 import { newId } from './lib/ids.ts';
 import { bearerToken } from './lib/tokens.ts';
+import { resolveApiKey } from './modules/apps/apps.service.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
@@ -63,7 +65,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
 
   app.decorateRequest('actor', function (this: FastifyRequest) {
     const req = this as FastifyRequest & { [actorKey]?: Promise<Actor | undefined> };
-    req[actorKey] ??= resolveActor(services, req.headers.authorization);
+    req[actorKey] ??= resolveActor(services, req.headers.authorization, req.url);
     return req[actorKey];
   });
 
@@ -131,7 +133,17 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   return app;
 }
 
-async function resolveActor(services: Services, authorization: string | undefined): Promise<Actor | undefined> {
+/** API keys are for the public REST API only, never for the web app's own calls (frontend, tRPC). */
+const PUBLIC_API = /^\/api\/v[12](\/|\?|$)/;
+
+/** The one place a request's caller is decided: a session token, or an API key on the public API. */
+async function resolveActor(
+  services: Services,
+  authorization: string | undefined,
+  url: string,
+): Promise<Actor | undefined> {
   const token = bearerToken(authorization);
-  return token ? resolveSession(services, token) : undefined;
+  if (!token) return undefined;
+  if (token.startsWith(API_KEY_PREFIX)) return PUBLIC_API.test(url) ? resolveApiKey(services.db, token) : undefined;
+  return resolveSession(services, token);
 }

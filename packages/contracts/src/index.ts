@@ -1,5 +1,6 @@
 export * from './accounts.ts';
 export * from './api.ts';
+export * from './apps.ts';
 export * from './auth.ts';
 export * from './errors.ts';
 export * from './health.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { appsRest } from '../modules/apps/apps.rest.ts';
 import { authRest } from '../modules/auth/auth.rest.ts';
 import { mailRest } from '../modules/mail/mail.rest.ts';
 import type { Services } from '../services.ts';
@@ -12,8 +13,8 @@ export type RestModule = (app: RestApp, services: Services, version: RestVersion
 
 const modules: Record<RestVersion, RestModule[]> = {
   frontend: [authRest, mailRest],
-  v1: [statusRest],
-  v2: [statusRest, optionsRest],
+  v1: [statusRest, appsRest],
+  v2: [statusRest, optionsRest, appsRest],
 };
 
 export async function registerRestApi(app: FastifyInstance, services: Services, extra: Partial<typeof modules> = {}) {

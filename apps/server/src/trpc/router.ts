@@ -1,3 +1,4 @@
+import { appsRouter } from '../modules/apps/apps.router.ts';
 import { authRouter, hydrationRouter } from '../modules/auth/auth.router.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
 import { router } from './init.ts';
@@ -6,6 +7,7 @@ export const appRouter = router({
   health: healthRouter,
   auth: authRouter,
   hydration: hydrationRouter,
+  apps: appsRouter,
 });
 
 export type AppRouter = typeof appRouter;
