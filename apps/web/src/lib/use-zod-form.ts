@@ -47,6 +47,8 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.currentTarget.value as In[Key]),
     onBlur,
     error: errors[field],
+    // Mantine's PasswordInput does not mark its inner input itself.
+    'aria-invalid': errors[field] ? true : undefined,
   });
 
   /** Props for Checkbox. */
@@ -56,6 +58,7 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.currentTarget.checked as In[Key]),
     onBlur,
     error: errors[field],
+    'aria-invalid': errors[field] ? true : undefined,
   });
 
   /** Wraps a submit handler: it runs only with valid, parsed values. */

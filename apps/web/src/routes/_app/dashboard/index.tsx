@@ -2,6 +2,7 @@ import { Stack, Title } from '@mantine/core';
 import { DashboardSearch } from '@switchyard/contracts';
 import { createFileRoute } from '@tanstack/react-router';
 import { DashboardPeriod } from './-components/dashboard-period.tsx';
+import { GetStarted } from './-components/get-started.tsx';
 
 export const Route = createFileRoute('/_app/dashboard/')({
   validateSearch: DashboardSearch,
@@ -13,6 +14,7 @@ function DashboardPage() {
     <Stack gap="lg">
       <Title order={1}>Dashboard</Title>
       <DashboardPeriod />
+      <GetStarted />
     </Stack>
   );
 }

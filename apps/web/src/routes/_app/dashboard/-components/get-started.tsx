@@ -1,0 +1,136 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Progress,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import type { BasicData } from '@switchyard/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Link, type LinkProps } from '@tanstack/react-router';
+import { useId } from 'react';
+import { basicDataOptions, settingValue } from '../../../../lib/basic-data.ts';
+import { errorMessage } from '../../../../lib/errors.ts';
+import { useTRPC } from '../../../../lib/trpc.ts';
+
+export interface ChecklistStep {
+  id: string;
+  label: string;
+  done: boolean;
+  /** Only for steps whose screen exists; the others show as text. */
+  to?: NonNullable<LinkProps['to']>;
+}
+
+/** The onboarding steps, read from the basic data (account status and the onboarding account settings). */
+export function checklistSteps(data: Pick<BasicData, 'account' | 'accountSettings'>): ChecklistStep[] {
+  const { status } = data.account;
+  const flag = (key: string) => settingValue(data.accountSettings, key) === true;
+  return [
+    { id: 'confirm', label: 'Confirm your e-mail', done: status !== 'created' },
+    { id: 'plan', label: 'Choose a plan', done: status === 'active' || status === 'past_due' },
+    { id: 'channels', label: 'Connect a sales channel', done: flag('onboarding.channels_connected') },
+    { id: 'locations', label: 'Map your locations', done: flag('onboarding.locations_mapped') },
+    { id: 'catalog', label: 'Import your catalog', done: flag('onboarding.catalog_imported') },
+  ];
+}
+
+function StepIcon({ done }: { done: boolean }) {
+  return (
+    <ThemeIcon size={22} radius="xl" color={done ? 'teal' : 'gray'} variant={done ? 'filled' : 'light'} aria-hidden>
+      <svg
+        width="12"
+        height="12"
+        viewBox="0 0 16 16"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        aria-hidden="true"
+      >
+        {done ? (
+          <path d="M3 8.5l3.2 3L13 5" strokeLinecap="round" strokeLinejoin="round" />
+        ) : (
+          <circle cx="8" cy="8" r="2" />
+        )}
+      </svg>
+    </ThemeIcon>
+  );
+}
+
+/** "Get started": what is left to do before the back office is fully set up. */
+export function GetStarted() {
+  const trpc = useTRPC();
+  const basic = useQuery(basicDataOptions(trpc));
+  const titleId = useId();
+
+  return (
+    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <Title order={2} size="h3" id={titleId}>
+          Get started
+        </Title>
+        {basic.isPending ? (
+          <Stack gap="xs" role="status" aria-label="Loading the checklist">
+            {[0, 1, 2, 3, 4].map((row) => (
+              <Skeleton key={row} height={22} />
+            ))}
+          </Stack>
+        ) : basic.isError ? (
+          <Alert color="red" variant="light" title="Could not load your checklist" role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{errorMessage(basic.error)}</Text>
+              <Button size="xs" variant="default" onClick={() => void basic.refetch()} loading={basic.isFetching}>
+                Try again
+              </Button>
+            </Stack>
+          </Alert>
+        ) : (
+          <Checklist steps={checklistSteps(basic.data)} />
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function Checklist({ steps }: { steps: ChecklistStep[] }) {
+  const done = steps.filter((step) => step.done).length;
+  const progressLabel = `${done} of ${steps.length} steps done`;
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" c="dimmed">
+          {progressLabel}
+        </Text>
+        {done === steps.length ? <Badge color="teal">All set</Badge> : null}
+      </Group>
+      <Progress value={(done / steps.length) * 100} aria-label={progressLabel} size="sm" />
+      <List spacing="sm" listStyleType="none" aria-label="Setup steps">
+        {steps.map((step) => (
+          <List.Item key={step.id} icon={<StepIcon done={step.done} />} data-done={step.done}>
+            <Group gap="xs">
+              {step.to && !step.done ? (
+                <Anchor component={Link} to={step.to}>
+                  {step.label}
+                </Anchor>
+              ) : (
+                <Text td={step.done ? 'line-through' : undefined} c={step.done ? 'dimmed' : undefined}>
+                  {step.label}
+                </Text>
+              )}
+              <Text span size="xs" c={step.done ? 'teal' : 'dimmed'}>
+                {step.done ? '(done)' : '(to do)'}
+              </Text>
+            </Group>
+          </List.Item>
+        ))}
+      </List>
+    </Stack>
+  );
+}
