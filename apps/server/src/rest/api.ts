@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { accountsRest } from '../modules/accounts/accounts.rest.ts';
 import { appsRest } from '../modules/apps/apps.rest.ts';
 import { authRest } from '../modules/auth/auth.rest.ts';
 import { mailRest } from '../modules/mail/mail.rest.ts';
@@ -12,7 +13,7 @@ import { statusRest } from './status.rest.ts';
 export type RestModule = (app: RestApp, services: Services, version: RestVersion) => void;
 
 const modules: Record<RestVersion, RestModule[]> = {
-  frontend: [authRest, mailRest],
+  frontend: [authRest, mailRest, accountsRest],
   v1: [statusRest, appsRest],
   v2: [statusRest, optionsRest, appsRest],
 };

@@ -1,6 +1,8 @@
+import { accountRouter } from '../modules/accounts/accounts.router.ts';
 import { appsRouter } from '../modules/apps/apps.router.ts';
 import { authRouter, hydrationRouter } from '../modules/auth/auth.router.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
+import { usersRouter } from '../modules/users/users.router.ts';
 import { router } from './init.ts';
 
 export const appRouter = router({
@@ -8,6 +10,8 @@ export const appRouter = router({
   auth: authRouter,
   hydration: hydrationRouter,
   apps: appsRouter,
+  account: accountRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,17 @@ export const accounts = pgTable(
     id: text().primaryKey(),
     business: text().notNull(),
     status: text().$type<AccountStatus>().notNull().default('created'),
+    // Business details (settings → account).
+    phone: text(),
+    addressLine1: text(),
+    city: text(),
+    postcode: text(),
+    /** ISO 3166-1 alpha-2. */
+    country: text(),
+    /** IANA time zone; reports and "today" are in it. */
+    timezone: text().notNull().default('UTC'),
+    /** ISO 4217: the currency money is shown in. */
+    currency: text().notNull().default('USD'),
     confirmedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
