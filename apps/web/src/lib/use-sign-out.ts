@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from './api.ts';
 import { clearSession } from './auth.ts';
 
@@ -12,6 +12,13 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [pending, setPending] = useState(false);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
 
   const signOut = useCallback(async () => {
     setPending(true);
@@ -21,9 +28,10 @@ export function useSignOut() {
       // Ignored on purpose: the session ends on this device whatever the server said.
     }
     clearSession();
-    queryClient.clear();
+    // Leave first: screens still mounted would fetch their cleared queries again, now without a token.
     await router.navigate({ to: '/login' });
-    setPending(false);
+    queryClient.clear();
+    if (mounted.current) setPending(false);
   }, [queryClient, router]);
 
   return { signOut, pending };

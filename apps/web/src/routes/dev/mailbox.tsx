@@ -43,7 +43,13 @@ function formatTime(value: string): string {
 }
 
 function MailboxPage() {
-  const outbox = useQuery({ queryKey: ['dev', 'outbox'], queryFn: fetchOutbox, staleTime: 0 });
+  const outbox = useQuery({
+    queryKey: ['dev', 'outbox'],
+    queryFn: fetchOutbox,
+    staleTime: 0,
+    // A development tool with a Refresh button: show a failure at once.
+    retry: false,
+  });
 
   return (
     <Container size="md" py="xl" component="main">

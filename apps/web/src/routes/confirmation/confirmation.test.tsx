@@ -1,0 +1,50 @@
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../test/render-app.tsx';
+
+const SEND = 'POST /api/frontend/register/sendConfirmEmail';
+
+describe('confirmation page', () => {
+  it('shows the address and sends the e-mail again, then waits 60 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user, rest } = await renderApp('/confirmation?email=ada%40example.com', {
+      rest: { [SEND]: () => ({ body: { ok: true } }) },
+      advanceTimers: vi.advanceTimersByTime,
+    });
+    expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
+    expect(screen.getByText(/not confirmed yet/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+
+    await user.click(screen.getByRole('button', { name: 'Send the e-mail again' }));
+    expect(await screen.findByText('A new confirmation e-mail is on its way.')).toBeInTheDocument();
+    expect(rest.calls[0]?.data).toEqual({ email: 'ada@example.com' });
+    const waiting = screen.getByRole('button', { name: /Send the e-mail again \(60 s\)/ });
+    expect(waiting).toBeDisabled();
+
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(screen.getByRole('button', { name: /\(30 s\)/ })).toBeDisabled();
+    await act(() => vi.advanceTimersByTimeAsync(31_000));
+    expect(screen.getByRole('button', { name: 'Send the e-mail again' })).toBeEnabled();
+  });
+
+  it('shows the throttling message', async () => {
+    const { user } = await renderApp('/confirmation?email=ada%40example.com', {
+      rest: { [SEND]: () => ({ status: 429, body: { code: 429, message: 'Too many e-mails. Try again later.' } }) },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Send the e-mail again' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Too many e-mails. Try again later.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send the e-mail again' })).toBeEnabled();
+  });
+
+  it('asks for the address when it does not know it', async () => {
+    const { user, rest } = await renderApp('/confirmation', { rest: { [SEND]: () => ({ body: { ok: true } }) } });
+    await user.click(await screen.findByRole('button', { name: 'Send the e-mail again' }));
+    expect(screen.getByText('* Required')).toBeInTheDocument();
+    await user.click(screen.getByRole('textbox', { name: 'E-mail address' }));
+    await user.paste('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send the e-mail again' }));
+    expect(await screen.findByText('A new confirmation e-mail is on its way.')).toBeInTheDocument();
+    expect(rest.calls[0]?.data).toEqual({ email: 'ada@example.com' });
+  });
+});
