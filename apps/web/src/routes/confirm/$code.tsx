@@ -9,7 +9,7 @@ import { notify } from '../../lib/toast.ts';
 import { useTRPCClient } from '../../lib/trpc.ts';
 
 /** Shown when the check says the code is not (or no longer) good; the server uses the same words. */
-export const INVALID_CONFIRMATION_LINK = 'This confirmation link is invalid or has expired.';
+const INVALID_CONFIRMATION_LINK = 'This confirmation link is invalid or has expired.';
 
 export const Route = createFileRoute('/confirm/$code')({
   component: ConfirmPage,

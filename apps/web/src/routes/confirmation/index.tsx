@@ -12,7 +12,7 @@ import { useZodForm } from '../../lib/use-zod-form.ts';
 const ConfirmationSearch = z.object({ email: z.string().max(254).optional().catch(undefined) });
 
 /** After a send, the button rests this long. */
-export const RESEND_COOLDOWN_S = 60;
+const RESEND_COOLDOWN_S = 60;
 
 export const Route = createFileRoute('/confirmation/')({
   validateSearch: ConfirmationSearch,

@@ -4,7 +4,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 
-export interface OutboxMessage {
+interface OutboxMessage {
   id: string;
   to: string;
   subject: string;
@@ -14,7 +14,7 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-export interface Outbox {
+interface Outbox {
   enabled: boolean;
   messages: OutboxMessage[];
 }

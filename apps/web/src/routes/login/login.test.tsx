@@ -2,12 +2,13 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getAuthState } from '../../lib/auth.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import type { RestHandler } from '../../test/rest-stub.ts';
 import { loginOutput, signedInHandlers, storeSession, TEST_USER } from '../../test/session.ts';
 
 const WRONG = 'Wrong e-mail address or password.';
 const THROTTLED = 'Too many failed sign-in attempts. Try again in an hour or reset your password.';
 
-async function signInAt(path: string, answer = () => ({ body: loginOutput() })) {
+async function signInAt(path: string, answer: RestHandler = () => ({ body: loginOutput() })) {
   const app = await renderApp(path, {
     rest: { 'POST /api/frontend/login': answer },
     handlers: signedInHandlers(),

@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/toast.ts';
 import { useZodForm } from '../../lib/use-zod-form.ts';
 
-export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with it.';
+const PASSWORD_CHANGED = 'Your password has been changed. Sign in with it.';
 
 const NewPassword = z
   .object({ password: Password, password2: z.string().min(1, FORM_MESSAGES.required) })

@@ -7,7 +7,7 @@ export interface AppHeaderProps {
   navbarId: string;
   navbarOpen: boolean;
   onToggleNavbar: () => void;
-  /** The account area (sign-out and the like), filled in by the sign-in work. */
+  /** The account area: who is signed in, and sign-out. */
   accountSlot?: ReactNode;
 }
 
