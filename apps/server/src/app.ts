@@ -10,6 +10,7 @@ import { healthRoutes } from './http/health.ts';
 import { hasWebBuild, sendIndexHtml, webRoutes } from './http/web.ts';
 import { newId } from './lib/ids.ts';
 import { bearerToken } from './lib/tokens.ts';
+import { isActingToken, resolveActingSession } from './modules/admin/admin.service.ts';
 import { resolveApiKey } from './modules/apps/apps.service.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
@@ -136,7 +137,10 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
 /** API keys are for the public REST API only, never for the web app's own calls (frontend, tRPC). */
 const PUBLIC_API = /^\/api\/v[12](\/|\?|$)/;
 
-/** The one place a request's caller is decided: a session token, or an API key on the public API. */
+/**
+ * The one place a request's caller is decided: a session token, a superuser's acting token (admin.actAs),
+ * or an API key on the public API.
+ */
 async function resolveActor(
   services: Services,
   authorization: string | undefined,
@@ -145,5 +149,5 @@ async function resolveActor(
   const token = bearerToken(authorization);
   if (!token) return undefined;
   if (token.startsWith(API_KEY_PREFIX)) return PUBLIC_API.test(url) ? resolveApiKey(services.db, token) : undefined;
-  return resolveSession(services, token);
+  return isActingToken(token) ? resolveActingSession(services, token) : resolveSession(services, token);
 }

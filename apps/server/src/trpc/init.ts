@@ -57,3 +57,10 @@ export const superuserProcedure = authedProcedure.use(({ ctx, next }) => {
   }
   return next();
 });
+
+export const superAdminProcedure = superuserProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.superUserRole !== 'admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'This needs a super admin.' });
+  }
+  return next();
+});

@@ -16,7 +16,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { accountSettings, accounts, authAttempts, authCodes, sessions, users } from '../accounts/accounts.tables.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
-import { systemSettings } from '../settings/settings.tables.ts';
+import { modules, systemSettings } from '../settings/settings.tables.ts';
 import { hashCode, newCode } from './codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
@@ -352,7 +352,10 @@ export async function getBasicData(db: Db, actor: Actor): Promise<BasicData> {
     account: publicAccount(found.account),
     systemSettings: system,
     accountSettings: account,
-    modules: [],
+    modules: await db
+      .select({ dev_name: modules.devName, name: modules.name, enabled: modules.enabled })
+      .from(modules)
+      .orderBy(modules.devName),
   };
 }
 
