@@ -133,6 +133,9 @@ export function signIn(output: LoginOutput): void {
 export function hydrateSession(data: Pick<BasicData, 'user' | 'meta' | 'account'>): void {
   const token = getValidToken();
   if (!token) return;
+  const current = getAuthState();
+  // The gate runs on every navigation with the same cached data; only a change is news.
+  if (current.token === token && current.user === data.user && current.account === data.account) return;
   storage()?.setItem(USER_STORAGE_KEY, JSON.stringify(data.user));
   setState({
     token,

@@ -1,12 +1,12 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { MESSAGES } from '@switchyard/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { AuthPage } from '../../components/auth-page.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/toast.ts';
-import { useTRPCClient } from '../../lib/trpc.ts';
+import { useTRPC, useTRPCClient } from '../../lib/trpc.ts';
 
 /** Shown when the check says the code is not (or no longer) good; the server uses the same words. */
 const INVALID_CONFIRMATION_LINK = 'This confirmation link is invalid or has expired.';
@@ -21,6 +21,8 @@ function ConfirmPage() {
   const { code } = Route.useParams();
   const client = useTRPCClient();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const trpc = useTRPC();
 
   // One query for check-then-confirm: the cache runs it once per code, even when the page mounts twice.
   const confirmation = useQuery({
@@ -38,9 +40,11 @@ function ConfirmPage() {
 
   useEffect(() => {
     if (!confirmation.isSuccess) return;
+    // A signed-in session's cached account still says "created".
+    queryClient.removeQueries({ queryKey: trpc.hydration.getBasicData.queryKey() });
     notify.success(MESSAGES.accountConfirmed, { id: CONFIRMED_TOAST_ID });
     void navigate({ to: '/login', replace: true });
-  }, [confirmation.isSuccess, navigate]);
+  }, [confirmation.isSuccess, navigate, queryClient, trpc]);
 
   if (confirmation.isError) {
     return (

@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
+import { basicData } from '../../test/session.ts';
 
 const SEND = 'POST /api/frontend/register/sendConfirmEmail';
 
@@ -46,5 +47,31 @@ describe('confirmation page', () => {
     await user.click(screen.getByRole('button', { name: 'Send the e-mail again' }));
     expect(await screen.findByText('A new confirmation e-mail is on its way.')).toBeInTheDocument();
     expect(rest.calls[0]?.data).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('lets a signed-in user go on once the account is confirmed, reading the account again', async () => {
+    let status: 'created' | 'active' = 'created';
+    const { user, router } = await renderApp('/dashboard', {
+      signedIn: true,
+      handlers: { 'hydration.getBasicData': () => basicData({ status }) },
+    });
+    expect(await screen.findByRole('heading', { name: 'Confirm your e-mail address' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'I have confirmed it' }));
+    expect(router.state.location.pathname).toBe('/confirmation');
+
+    status = 'active';
+    await user.click(screen.getByRole('button', { name: 'I have confirmed it' }));
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+
+  it('lets a signed-in user sign out from there', async () => {
+    const { user, router } = await renderApp('/dashboard', {
+      signedIn: { status: 'created' },
+      rest: { 'POST /api/frontend/logout': () => ({ body: { ok: true } }) },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(window.localStorage.getItem('token')).toBeNull();
   });
 });

@@ -1,12 +1,15 @@
-import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { EmailInput } from '@switchyard/contracts';
-import { useMutation } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { AuthPage } from '../../components/auth-page.tsx';
 import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.ts';
 import { errorMessage } from '../../lib/errors.ts';
+import { useTRPC } from '../../lib/trpc.ts';
+import { useSignOut } from '../../lib/use-sign-out.ts';
 import { useZodForm } from '../../lib/use-zod-form.ts';
 
 const ConfirmationSearch = z.object({ email: z.string().max(254).optional().catch(undefined) });
@@ -37,7 +40,33 @@ function useCountdown() {
   };
 }
 
+/** A signed-in user whose account is not confirmed yet: go on once confirmed, or sign out. */
+function SignedInActions() {
+  const queryClient = useQueryClient();
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const { signOut, pending } = useSignOut();
+  return (
+    <Group grow>
+      <Button
+        variant="default"
+        onClick={() => {
+          // Read the account again: the cached copy still says "created".
+          queryClient.removeQueries({ queryKey: trpc.hydration.getBasicData.queryKey() });
+          void navigate({ to: '/dashboard' });
+        }}
+      >
+        I have confirmed it
+      </Button>
+      <Button variant="subtle" onClick={() => void signOut()} loading={pending}>
+        Sign out
+      </Button>
+    </Group>
+  );
+}
+
 function ConfirmationPage() {
+  const auth = useAuth();
   const { email: knownEmail } = Route.useSearch();
   const form = useZodForm(EmailInput, { email: knownEmail ?? '' });
   const countdown = useCountdown();
@@ -97,9 +126,13 @@ function ConfirmationPage() {
           <Button type="submit" loading={resend.isPending} disabled={waiting}>
             {waiting ? `Send the e-mail again (${countdown.left} s)` : 'Send the e-mail again'}
           </Button>
-          <Button component={Link} to="/login" variant="default">
-            Sign in
-          </Button>
+          {auth.token ? (
+            <SignedInActions />
+          ) : (
+            <Button component={Link} to="/login" variant="default">
+              Sign in
+            </Button>
+          )}
         </Stack>
       </form>
     </AuthPage>
