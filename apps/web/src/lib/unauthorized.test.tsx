@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/render-app.tsx';
 import { ProcedureError } from '../test/trpc-stub.ts';
-import { loginHref } from './unauthorized.ts';
+import { createUnauthorizedHandler, loginHref } from './unauthorized.ts';
 
 describe('expired session', () => {
   it('shows the message for 10 seconds, then goes to login with the way back', async () => {
@@ -78,6 +78,18 @@ describe('expired session', () => {
     await act(() => vi.advanceTimersByTimeAsync(20_000));
     expect(goToLogin).not.toHaveBeenCalled();
     expect(screen.queryByText('Not allowed')).not.toBeInTheDocument();
+  });
+
+  it('does not send the sign-in page to sign-in again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const goTo = vi.fn();
+    const handle = createUnauthorizedHandler({ currentAddress: () => '/login?redirect=%2Forders', goTo });
+    const restFailure = Object.assign(new Error('Request failed with status code 401'), {
+      response: { status: 401, data: { code: 401, message: 'Token expired' } },
+    });
+    handle(restFailure);
+    await act(() => vi.advanceTimersByTimeAsync(10_500));
+    expect(goTo).not.toHaveBeenCalled();
   });
 
   it('builds the login address with an encoded redirect', () => {

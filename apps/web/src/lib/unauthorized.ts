@@ -8,6 +8,10 @@ export function loginHref(redirect: string): string {
   return `/login?${new URLSearchParams({ redirect }).toString()}`;
 }
 
+function isLoginAddress(address: string): boolean {
+  return /^\/login(\/)?(\?|#|$)/.test(address);
+}
+
 export interface UnauthorizedHandlerOptions {
   /** The address to come back to after signing in: pathname + search. */
   currentAddress?: () => string;
@@ -38,7 +42,10 @@ export function createUnauthorizedHandler({
     });
     setTimeout(() => {
       leaving = false;
-      goTo(loginHref(currentAddress()));
+      const address = currentAddress();
+      // Already on the sign-in page (the app gate got there first): nothing to come back to.
+      if (isLoginAddress(address)) return;
+      goTo(loginHref(address));
     }, UNAUTHORIZED_MESSAGE_MS);
   };
 }
