@@ -12,6 +12,9 @@ export interface NavDestination {
 export const NAV_DESTINATIONS: readonly NavDestination[] = [
   { to: '/dashboard', label: 'Dashboard', description: 'Sales and stock metrics over time', inSidebar: true },
   { to: '/terms', label: 'Terms of Service', description: 'The terms for using Switchyard', inSidebar: false },
+  { to: '/login', label: 'Sign in', description: 'Sign in to your back office', inSidebar: false },
+  { to: '/register', label: 'Create an account', description: 'Register your business', inSidebar: false },
+  { to: '/reset', label: 'Reset your password', description: 'Get a link to choose a new password', inSidebar: false },
 ];
 
 /** Destinations whose label or description contains every word of the query, ignoring case. */
