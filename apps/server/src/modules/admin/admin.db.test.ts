@@ -137,6 +137,20 @@ describe('superusers and super admins', () => {
     expect(demoted.status).toBe(401);
   });
 
+  it('admin.endActing ends the acting session at once and says so in the audit log', async () => {
+    const acted = await as(superuser).mutation<ActAsOutput>('admin.actAs', {
+      accountId: merchant.accountId,
+      reason: 'done in a minute',
+    });
+    const headers = { authorization: `Bearer ${acted.data?.token}` };
+    expect((await trpcOver(t.app, headers).mutation('admin.endActing')).data).toEqual({ ended: true });
+    expect((await trpcOver(t.app, headers).query('account.catalogs')).status).toBe(401);
+    const log = await as(merchant).query<AuditList>('audit.list');
+    expect(log.data?.results[0]).toMatchObject({ action: 'superuser.act_as_end', actor: { id: superuser.userId } });
+    // From an ordinary session there is nothing to end.
+    expect((await as(superuser).mutation('admin.endActing')).data).toEqual({ ended: false });
+  });
+
   it('only a super admin sets system settings, modules and superusers', async () => {
     expect((await as(superuser).mutation('admin.systemSettings.set', { key: 'x', value: 1 })).status).toBe(403);
     expect(

@@ -11,7 +11,15 @@ import {
   SetSystemSettingInput,
 } from '@switchyard/contracts';
 import { router, superAdminProcedure, superuserProcedure } from '../../trpc/init.ts';
-import { actAs, getAnyAccount, listAllAccounts, setModule, setSuperuser, setSystemSetting } from './admin.service.ts';
+import {
+  actAs,
+  endActing,
+  getAnyAccount,
+  listAllAccounts,
+  setModule,
+  setSuperuser,
+  setSystemSetting,
+} from './admin.service.ts';
 
 export const adminRouter = router({
   accounts: router({
@@ -28,6 +36,8 @@ export const adminRouter = router({
     .input(ActAsInput)
     .output(ActAsOutput)
     .mutation(({ ctx, input }) => actAs(ctx.services, ctx.actor, input)),
+  /** Leaves the account acted in: the acting token stops working. */
+  endActing: superuserProcedure.mutation(({ ctx }) => endActing(ctx.services.db, ctx.actor)),
   systemSettings: router({
     set: superAdminProcedure
       .input(SetSystemSettingInput)

@@ -181,6 +181,32 @@ export async function resolveActingSession(services: Services, token: string): P
   };
 }
 
+/** Ends the caller's acting session (leaving the account); audited like its start. */
+export async function endActing(db: Db, actor: Actor): Promise<{ ended: boolean }> {
+  if (!actor.sessionId.startsWith(`${ACTING_PREFIX}_`)) return { ended: false };
+  return db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(actingSessions)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(actingSessions.id, actor.sessionId),
+          eq(actingSessions.userId, actor.userId),
+          isNull(actingSessions.revokedAt),
+        ),
+      )
+      .returning();
+    if (!ended) return { ended: false };
+    await recordAudit(tx, {
+      accountId: ended.accountId,
+      actorUserId: actor.userId,
+      action: 'superuser.act_as_end',
+      detail: { sessionId: ended.id },
+    });
+    return { ended: true };
+  });
+}
+
 /** Product-wide changes are logged in the super admin's own account. */
 async function homeAccountOf(db: Db, actor: Actor): Promise<string> {
   const [user] = await db.select({ accountId: users.accountId }).from(users).where(eq(users.id, actor.userId));
