@@ -44,3 +44,11 @@ export function useBrowser() {
 }
 
 export const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+
+/** Signs in through the sign-in page and waits to leave it. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -7,6 +7,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** A server whose build id differs from the web build's: the client must say it is outdated. */
     outdatedUrl: string;
+    /** A confirmed, active super admin on the baseUrl server, made with `npm run admin:create`. */
+    admin: { email: string; password: string };
   }
 }
 
@@ -14,8 +16,13 @@ export default async function setup(project: TestProject) {
   if (!process.env.E2E_SKIP_BUILD) {
     execFileSync('npm', ['run', 'build', '-w', '@switchyard/web'], { cwd: repoRoot, stdio: 'inherit' });
   }
-  const [current, outdated] = await Promise.all([startServer(), startServer({ BUILD_ID: 'a-newer-deploy' })]);
+  const admin = { email: 'ops@switchyard.test', password: 'e2e admin password 1' };
+  const [current, outdated] = await Promise.all([
+    startServer({}, { admin }),
+    startServer({ BUILD_ID: 'a-newer-deploy' }),
+  ]);
   project.provide('baseUrl', current.url);
+  project.provide('admin', admin);
   project.provide('outdatedUrl', outdated.url);
   return async () => {
     await Promise.all([current.stop(), outdated.stop()]);

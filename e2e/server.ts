@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +13,56 @@ export interface RunningServer {
 }
 
 /** Starts the real server (as `npm start` does, minus the build) on a free port with its own data folder. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** A port nothing listens on now, so links in e-mails (PUBLIC_URL) can name it before the server starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { admin?: Credentials } = {},
+): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sy-e2e-'));
+  const port = await freePort();
+  if (options.admin) {
+    // The documented CLI, on the data folder the server is about to open (PGlite allows one process at a time).
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/admin-create.ts',
+        '--email',
+        options.admin.email,
+        '--password',
+        options.admin.password,
+        '--business',
+        'Switchyard Ops',
+      ],
+      {
+        cwd: join(repoRoot, 'apps/server'),
+        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+        stdio: 'inherit',
+      },
+    );
+  }
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: join(repoRoot, 'apps/server'),
     env: {
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: '0',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       // The journeys read their confirmation and reset e-mails from the development mailbox.

@@ -1,9 +1,10 @@
 import { MESSAGES } from '@switchyard/contracts';
 import { describe, expect, inject, it } from 'vitest';
-import { problemsOf, useBrowser } from './browser.ts';
+import { problemsOf, signIn, useBrowser } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const outdatedUrl = inject('outdatedUrl');
+const admin = inject('admin');
 
 const colorScheme = (page: import('playwright-core').Page) =>
   page.locator('html').getAttribute('data-mantine-color-scheme');
@@ -13,6 +14,8 @@ describe('the app shell in Chromium', () => {
 
   it('goes from / to the dashboard, also from its route id address, under the strict CSP', async () => {
     const page = await newPage();
+    await signIn(page, baseUrl, admin.email, admin.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.goto(`${baseUrl}/`);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard');
@@ -27,6 +30,8 @@ describe('the app shell in Chromium', () => {
 
   it('shows the not-found text and a search box that leads somewhere real', async () => {
     const page = await newPage();
+    await signIn(page, baseUrl, admin.email, admin.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const res = await page.goto(`${baseUrl}/no/such/page`);
     expect(res?.status()).toBe(200); // the client router decides what is missing
     await page.getByText(MESSAGES.notFound).waitFor();
@@ -38,27 +43,34 @@ describe('the app shell in Chromium', () => {
 
   it('takes the colour mode from the theme parameter, remembers it, and ignores bad values', async () => {
     const page = await newPage();
-    await page.goto(`${baseUrl}/dashboard?theme=dark`);
+    const signInButton = page.getByRole('button', { name: 'Sign in' });
+    await page.goto(`${baseUrl}/login?theme=dark`);
     await expect.poll(() => colorScheme(page)).toBe('dark');
 
-    await page.goto(`${baseUrl}/dashboard`);
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${baseUrl}/login`);
+    await signInButton.waitFor();
     expect(await colorScheme(page)).toBe('dark');
 
-    await page.goto(`${baseUrl}/dashboard?theme=${encodeURIComponent('light<script>')}`);
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${baseUrl}/login?theme=${encodeURIComponent('light<script>')}`);
+    await signInButton.waitFor();
     expect(await colorScheme(page)).toBe('dark');
 
-    await page.goto(`${baseUrl}/dashboard?theme=light`);
+    await page.goto(`${baseUrl}/login?theme=light`);
     await expect.poll(() => colorScheme(page)).toBe('light');
     await page.reload();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await signInButton.waitFor();
     expect(await colorScheme(page)).toBe('light');
+
+    // The choice follows the merchant into the app.
+    await page.goto(`${baseUrl}/login?theme=dark`);
+    await signIn(page, baseUrl, admin.email, admin.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await colorScheme(page)).toBe('dark');
   });
 
   it('says the build is outdated, keeps saying it, and reloads on Update', async () => {
     const page = await newPage();
-    await page.goto(`${outdatedUrl}/dashboard`);
+    await page.goto(`${outdatedUrl}/login`);
     const toast = page.locator('[data-sonner-toast]', { hasText: MESSAGES.outdatedBuild });
     await toast.waitFor();
     expect(await toast.locator('[data-close-button]').count()).toBe(0);
@@ -74,9 +86,10 @@ describe('the app shell in Chromium', () => {
 
   it('does not warn about the build on the server that serves it', async () => {
     const page = await newPage();
-    await page.goto(`${baseUrl}/dashboard`);
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.waitForResponse((r) => r.url().includes('health.checkBuildId')).catch(() => undefined);
+    const checked = page.waitForResponse((r) => r.url().includes('health.checkBuildId'));
+    await page.goto(`${baseUrl}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await checked).status()).toBe(200);
     await page.waitForTimeout(500);
     expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
   });
@@ -84,7 +97,7 @@ describe('the app shell in Chromium', () => {
   it('says when the build check cannot reach the server', async () => {
     const page = await newPage();
     await page.route('**/api/trpc/**', (route) => route.abort('connectionrefused'));
-    await page.goto(`${baseUrl}/dashboard`);
+    await page.goto(`${baseUrl}/login`);
     // Three retries with backoff (1 s, 2 s, 4 s) come first.
     const toast = page.locator('[data-sonner-toast]', { hasText: MESSAGES.buildCheckFailed });
     await toast.waitFor({ timeout: 20_000 });

@@ -16,7 +16,7 @@ export function fieldErrors<T extends Values>(error: z.ZodError): FieldErrors<T>
 
 /**
  * A small form state for Mantine inputs checked by a zod schema (the shared contracts): fields are checked
- * on submit, and again whenever a field loses focus once the form has been submitted.
+ * on submit, and once the form has been submitted, again on every change and whenever a field loses focus.
  */
 export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, initialValues: z.input<S>) {
   type In = z.input<S>;
@@ -34,7 +34,13 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
     [schema],
   );
 
-  const setValue = <K extends Key>(field: K, value: In[K]) => setValues((prev) => ({ ...prev, [field]: value }));
+  // Once submitted, errors follow each change. Validating only on blur would clear a message while the
+  // pointer is on its way to the next control, shifting the layout under it so the click lands elsewhere.
+  const setValue = <K extends Key>(field: K, value: In[K]) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (submitted) validate(next);
+  };
 
   const onBlur = () => {
     if (submitted) validate(values);

@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
-import { MESSAGES } from '@switchyard/contracts';
+import { AUTH_MESSAGES, MESSAGES } from '@switchyard/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -9,7 +9,6 @@ import { notify } from '../../lib/toast.ts';
 import { useTRPC, useTRPCClient } from '../../lib/trpc.ts';
 
 /** Shown when the check says the code is not (or no longer) good; the server uses the same words. */
-const INVALID_CONFIRMATION_LINK = 'This confirmation link is invalid or has expired.';
 
 export const Route = createFileRoute('/confirm/$code')({
   component: ConfirmPage,
@@ -29,7 +28,7 @@ function ConfirmPage() {
     queryKey: ['confirm-registration', code],
     queryFn: async () => {
       const { valid } = await client.auth.checkConfirmationCode.query({ code });
-      if (!valid) throw new Error(INVALID_CONFIRMATION_LINK);
+      if (!valid) throw new Error(AUTH_MESSAGES.invalidConfirmation);
       return client.auth.confirmRegistration.mutate({ code });
     },
     retry: false,
