@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { trpcOver } from '../../../test/trpc.ts';
+import type { RestModule } from '../../rest/api.ts';
+import { restRoute } from '../../rest/route.ts';
 import { hashApiKey, LAST_USED_RESOLUTION_MS, resolveApiKey } from './apps.service.ts';
 import { apiKeys } from './apps.tables.ts';
 
@@ -14,7 +16,10 @@ describe('API keys (settings/apps)', () => {
   let owner: Awaited<ReturnType<typeof createSignedInAccount>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // What a key authenticates as, on each API (settings/apps itself needs a signed-in person).
+    const whoami: RestModule = (app, services) =>
+      restRoute(app, services, { method: 'GET', url: '/whoami', handler: ({ actor }) => actor });
+    t = await createTestApp({ rest: { frontend: [whoami], v1: [whoami], v2: [whoami] } });
     owner = await createSignedInAccount(t.services);
   });
   afterAll(() => t.close());
@@ -77,7 +82,7 @@ describe('API keys (settings/apps)', () => {
     expect(renamed.json<ApiKey>().name).toBe('renamed');
 
     const bearer = { authorization: `Bearer ${created.secret}` };
-    expect((await t.app.inject({ url: '/api/v2/settings/apps', headers: bearer })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v2/whoami', headers: bearer })).statusCode).toBe(200);
 
     const revoked = await t.app.inject({
       method: 'DELETE',
@@ -92,7 +97,7 @@ describe('API keys (settings/apps)', () => {
     const list = await t.app.inject({ url: '/api/v1/settings/apps?limit=200', headers: owner.headers });
     expect(list.json<ApiKeyList>().results.map((k) => k.id)).not.toContain(created.key.id);
 
-    const refused = await t.app.inject({ url: '/api/v2/settings/apps', headers: bearer });
+    const refused = await t.app.inject({ url: '/api/v2/whoami', headers: bearer });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ code: 401, message: 'Please sign in to continue.' });
   });
@@ -115,7 +120,7 @@ describe('API keys (settings/apps)', () => {
     expect(missing.json()).toEqual({ code: 404, message: 'API key not found' });
   });
 
-  it('needs a signed-in user to manage keys', async () => {
+  it('needs a signed-in user to see or manage keys; a key cannot', async () => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/settings/apps', payload: { name: 'x' } });
     expect(anonymous.statusCode).toBe(401);
     const created = await create('robot');
@@ -132,16 +137,28 @@ describe('API keys (settings/apps)', () => {
       headers: { authorization: `Bearer ${created.secret}` },
     });
     expect(revokeByKey.statusCode).toBe(403);
+    for (const url of ['/api/v1/settings/apps', `/api/v2/settings/apps/${created.key.id}`]) {
+      const read = await t.app.inject({ url, headers: { authorization: `Bearer ${created.secret}` } });
+      expect(read.statusCode).toBe(403);
+      expect(read.json()).toEqual({ code: 403, message: 'Sign in to manage API keys.' });
+    }
   });
 
   it('authenticates as the account on v1 and v2 only, never on frontend or tRPC', async () => {
     const created = await create('integration');
     const bearer = { authorization: `Bearer ${created.secret}` };
     for (const version of ['v1', 'v2']) {
-      const res = await t.app.inject({ url: `/api/${version}/settings/apps/${created.key.id}`, headers: bearer });
+      const res = await t.app.inject({ url: `/api/${version}/whoami`, headers: bearer });
       expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        sessionId: `key:${created.key.id}`,
+        userId: owner.userId,
+        accountId: owner.accountId,
+        authorizationLevel: 'user',
+        superUserRole: null,
+      });
     }
-    const frontend = await t.app.inject({ method: 'POST', url: '/api/frontend/logout', headers: bearer });
+    const frontend = await t.app.inject({ url: '/api/frontend/whoami', headers: bearer });
     expect(frontend.statusCode).toBe(401);
     const trpc = await trpcOver(t.app, bearer).query('apps.list');
     expect(trpc.status).toBe(401);
@@ -149,7 +166,7 @@ describe('API keys (settings/apps)', () => {
     expect(hydration.status).toBe(401);
 
     const unknown = await t.app.inject({
-      url: '/api/v1/settings/apps',
+      url: '/api/v1/whoami',
       headers: { authorization: `Bearer ${API_KEY_PREFIX}not-a-key` },
     });
     expect(unknown.statusCode).toBe(401);
@@ -175,11 +192,11 @@ describe('API keys (settings/apps)', () => {
     await resolveApiKey(t.services.db, created.secret, later);
     expect(await lastUsed()).toEqual(later);
 
-    const viaHttp = await t.app.inject({
-      url: `/api/v1/settings/apps/${created.key.id}`,
-      headers: { authorization: `Bearer ${created.secret}` },
-    });
-    expect(viaHttp.json<ApiKey>().lastUsedAt).toBe(later.toISOString());
+    const shown = await t.app.inject({ url: `/api/v1/settings/apps/${created.key.id}`, headers: owner.headers });
+    expect(shown.json<ApiKey>().lastUsedAt).toBe(later.toISOString());
+    await t.app.inject({ url: '/api/v1/whoami', headers: { authorization: `Bearer ${created.secret}` } });
+    // Used over HTTP within the minute (the recorded use is "later"): no second write.
+    expect(await lastUsed()).toEqual(later);
   });
 
   it('apps.list over tRPC lists the signed-in account keys', async () => {

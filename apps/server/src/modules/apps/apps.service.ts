@@ -40,7 +40,7 @@ export const hashApiKey = (secret: string) => createHash('sha256').update(secret
 const KEY_SESSION = 'key:';
 export const isApiKeyActor = (actor: Actor) => actor.sessionId.startsWith(KEY_SESSION);
 
-/** Managing keys needs a person signed in: a key cannot mint or revoke keys. */
+/** Managing keys needs a person signed in: a key can neither see nor mint nor revoke keys. */
 function requireSession(actor: Actor) {
   if (isApiKeyActor(actor)) throw new DomainError('FORBIDDEN', 'Sign in to manage API keys.');
 }
@@ -66,6 +66,7 @@ export async function createApiKey(db: Db, actor: Actor, input: CreateApiKeyInpu
 const live = (actor: Actor) => and(eq(apiKeys.accountId, actor.accountId), isNull(apiKeys.revokedAt));
 
 export async function listApiKeys(db: Db, actor: Actor, page: PageInput): Promise<ApiKeyList> {
+  requireSession(actor);
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -80,6 +81,7 @@ export async function listApiKeys(db: Db, actor: Actor, page: PageInput): Promis
 }
 
 export async function getApiKey(db: Db, actor: Actor, id: string): Promise<ApiKey> {
+  requireSession(actor);
   const [row] = await db
     .select()
     .from(apiKeys)
