@@ -111,6 +111,29 @@ describe('superusers and super admins', () => {
     // The superuser's own account has no such entry.
     const own = await as(superuser).query<AuditList>('audit.list');
     expect(own.data?.results.filter((e) => e.action === 'superuser.act_as')).toEqual([]);
+
+    // The web app loads its basic data while acting: the superuser's user, the merchant's account.
+    const basic = await as(acting).query<{ user: { id: string }; account: { id: string }; meta: object }>(
+      'hydration.getBasicData',
+    );
+    expect(basic.status).toBe(200);
+    expect(basic.data).toMatchObject({
+      user: { id: superuser.userId },
+      account: { id: merchant.accountId },
+      meta: { authorizationLevel: 'superuser' },
+    });
+
+    // Signing out while acting ends the acting session, and the account's log says so.
+    const out2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/frontend/logout',
+      headers: acting.headers,
+      payload: {},
+    });
+    expect(out2.statusCode).toBe(200);
+    expect((await as(acting).query('hydration.getBasicData')).status).toBe(401);
+    const after = await as(merchant).query<AuditList>('audit.list');
+    expect(after.data?.results[0]).toMatchObject({ action: 'superuser.act_as_end' });
   });
 
   it('an acting session ends when it expires or the superuser is demoted', async () => {

@@ -10,6 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { type RestApp, restRoute } from '../../rest/route.ts';
 import type { Services } from '../../services.ts';
+import { endActing } from '../admin/admin.service.ts';
 import {
   type ClientInfo,
   checkResetCode,
@@ -65,7 +66,11 @@ export function authRest(app: RestApp, services: Services) {
   restRoute(app, services, {
     method: 'POST',
     url: '/logout',
-    handler: ({ actor }) => logout(services.db, actor),
+    // Signing out of an account a superuser acts as ends that acting session (and is audited there).
+    handler: async ({ actor }) => {
+      await endActing(services.db, actor);
+      return logout(services.db, actor);
+    },
   });
   restRoute(app, services, {
     method: 'POST',

@@ -329,13 +329,10 @@ export async function endOtherSessions(db: Db, actor: Actor) {
 
 /** hydration.getBasicData (SPEC §7): what the web app loads after sign-in. */
 export async function getBasicData(db: Db, actor: Actor): Promise<BasicData> {
-  const [found] = await db
-    .select({ user: users, account: accounts })
-    .from(users)
-    .innerJoin(accounts, eq(accounts.id, users.accountId))
-    .where(and(eq(users.id, actor.userId), eq(users.accountId, actor.accountId)));
-  if (!found) throw new DomainError('UNAUTHORIZED', AUTH_MESSAGES.signInRequired);
-  const [system, account] = await Promise.all([
+  // The user and the account are read apart: a superuser acting as an account is not one of its users.
+  const [[user], [account], system, settings, moduleList] = await Promise.all([
+    db.select().from(users).where(eq(users.id, actor.userId)),
+    db.select().from(accounts).where(eq(accounts.id, actor.accountId)),
     db
       .select({ key: systemSettings.key, value: systemSettings.value })
       .from(systemSettings)
@@ -345,17 +342,19 @@ export async function getBasicData(db: Db, actor: Actor): Promise<BasicData> {
       .from(accountSettings)
       .where(eq(accountSettings.accountId, actor.accountId))
       .orderBy(accountSettings.key),
-  ]);
-  return {
-    user: publicUser(found.user),
-    meta: { authorizationLevel: found.user.authorizationLevel, superUserRole: found.user.superUserRole ?? null },
-    account: publicAccount(found.account),
-    systemSettings: system,
-    accountSettings: account,
-    modules: await db
+    db
       .select({ dev_name: modules.devName, name: modules.name, enabled: modules.enabled })
       .from(modules)
       .orderBy(modules.devName),
+  ]);
+  if (!user || !account) throw new DomainError('UNAUTHORIZED', AUTH_MESSAGES.signInRequired);
+  return {
+    user: publicUser(user),
+    meta: { authorizationLevel: user.authorizationLevel, superUserRole: user.superUserRole ?? null },
+    account: publicAccount(account),
+    systemSettings: system,
+    accountSettings: settings,
+    modules: moduleList,
   };
 }
 
