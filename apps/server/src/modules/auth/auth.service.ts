@@ -358,6 +358,23 @@ export async function getBasicData(db: Db, actor: Actor): Promise<BasicData> {
   };
 }
 
+/**
+ * Checks a signed-in user's current password (before a password or e-mail change). Wrong guesses count
+ * with failed sign-ins, so a stolen session cannot be used to guess the password faster than sign-in allows.
+ */
+export async function verifyCurrentPassword(
+  db: Db,
+  user: { email: string; passwordHash: string },
+  password: string,
+  ip = 'session',
+): Promise<boolean> {
+  const failures = await countAttempts(db, 'sign_in_failure', { email: user.email }, new Date(Date.now() - HOUR));
+  if (failures >= SIGN_IN_FAILURES_PER_HOUR) throw new DomainError('TOO_MANY_REQUESTS', AUTH_MESSAGES.signInThrottled);
+  const ok = await verifyPassword(user.passwordHash, password);
+  if (!ok) await recordAttempt(db, 'sign_in_failure', user.email, ip);
+  return ok;
+}
+
 type AttemptKind = (typeof authAttempts.$inferInsert)['kind'];
 
 async function recordAttempt(db: Db, kind: AttemptKind, email: string, ip: string) {

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { createAccount, createSignedInAccount, signIn, TEST_PASSWORD } from '../../../test/factories.ts';
 import { trpcOver } from '../../../test/trpc.ts';
-import { authCodes, users } from '../accounts/accounts.tables.ts';
+import { newId } from '../../lib/ids.ts';
+import { authAttempts, authCodes, users } from '../accounts/accounts.tables.ts';
+import { SIGN_IN_FAILURES_PER_HOUR } from '../auth/auth.service.ts';
 import { hashCode } from '../auth/codes.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
 
@@ -39,6 +41,30 @@ describe('the signed-in user profile', () => {
     expect(res.data).toMatchObject({ id: owner.userId, firstname: 'Grace', lastname: 'Hopper', phone: '+1 555 0199' });
     const empty = await api.mutation('users.updateProfile', { firstname: '', lastname: 'x', phone: '1' });
     expect(empty.status).toBe(400);
+  });
+
+  it('counts wrong current passwords with failed sign-ins and stops guessing at the limit', async () => {
+    const owner = await createSignedInAccount(t.services);
+    await t.services.db.insert(authAttempts).values(
+      Array.from({ length: SIGN_IN_FAILURES_PER_HOUR - 1 }, () => ({
+        id: newId('att'),
+        kind: 'sign_in_failure' as const,
+        email: owner.email,
+        ip: '198.51.100.7',
+      })),
+    );
+    const api = trpcOver(t.app, owner.headers);
+    const wrong = await api.mutation('users.changePassword', {
+      currentPassword: 'guess number 100',
+      newPassword: 'a brand new password',
+    });
+    expect(wrong.status).toBe(400);
+    const blocked = await api.mutation('users.requestEmailChange', {
+      newEmail: 'new@shop.test',
+      password: TEST_PASSWORD,
+    });
+    expect(blocked.status).toBe(429);
+    expect(blocked.error?.message).toBe(AUTH_MESSAGES.signInThrottled);
   });
 
   it('changes the password with the current one and ends the other sessions only', async () => {

@@ -18,9 +18,9 @@ import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { authCodes, users } from '../accounts/accounts.tables.ts';
-import { endOtherSessions } from '../auth/auth.service.ts';
+import { endOtherSessions, verifyCurrentPassword } from '../auth/auth.service.ts';
 import { hashCode, newCode } from '../auth/codes.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { hashPassword } from '../auth/password.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -45,8 +45,8 @@ async function ownUser(db: Db, actor: Actor): Promise<UserRow> {
   return user;
 }
 
-async function requirePassword(user: UserRow, password: string) {
-  if (!(await verifyPassword(user.passwordHash, password))) {
+async function requirePassword(db: Db, user: UserRow, password: string) {
+  if (!(await verifyCurrentPassword(db, user, password))) {
     throw new DomainError('VALIDATION', ACCOUNT_MESSAGES.wrongCurrentPassword);
   }
 }
@@ -68,7 +68,7 @@ export async function updateProfile(db: Db, actor: Actor, input: UpdateProfileIn
 /** Needs the current password; then every other session of the user ends, this one stays. */
 export async function changePassword(db: Db, actor: Actor, input: ChangePasswordInput): Promise<{ ok: true }> {
   const user = await ownUser(db, actor);
-  await requirePassword(user, input.currentPassword);
+  await requirePassword(db, user, input.currentPassword);
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(own(actor));
@@ -92,7 +92,7 @@ export async function requestEmailChange(
   input: RequestEmailChangeInput,
 ): Promise<{ ok: true; newEmail: string }> {
   const user = await ownUser(services.db, actor);
-  await requirePassword(user, input.password);
+  await requirePassword(services.db, user, input.password);
   if (input.newEmail === user.email) throw new DomainError('VALIDATION', ACCOUNT_MESSAGES.sameEmail);
   const [taken] = await services.db.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail));
   if (taken) throw new DomainError('CONFLICT', AUTH_MESSAGES.emailTaken);
