@@ -17,7 +17,7 @@ import type { Actor } from '../../trpc/context.ts';
 import { accountSettings, accounts, authAttempts, authCodes, sessions, users } from '../accounts/accounts.tables.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { modules, systemSettings } from '../settings/settings.tables.ts';
-import { hashCode, newCode } from './codes.ts';
+import { hashCode, issueCode } from './codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -56,7 +56,6 @@ export async function register(
   const passwordHash = await hashPassword(input.password);
   const accountId = newId('acc');
   const userId = newId('usr');
-  const { code, codeHash } = newCode();
   let mailId: string;
   try {
     mailId = await services.db.transaction(async (tx) => {
@@ -70,14 +69,7 @@ export async function register(
         lastname: input.lastname,
         phone: input.phone,
       });
-      await tx.insert(authCodes).values({
-        id: newId('code'),
-        accountId,
-        userId,
-        purpose: 'confirm',
-        codeHash,
-        expiresAt: new Date(Date.now() + CONFIRM_CODE_TTL_MS),
-      });
+      const code = await issueCode(tx, { accountId, userId }, 'confirm', CONFIRM_CODE_TTL_MS);
       return queueMail(
         tx,
         input.email,
@@ -105,20 +97,9 @@ export async function resendConfirmation(services: Services, email: string, clie
     .innerJoin(accounts, eq(accounts.id, users.accountId))
     .where(eq(users.email, email));
   if (found?.account.status !== 'created') return { ok: true };
-  const { code, codeHash } = newCode();
   const mailId = await services.db.transaction(async (tx) => {
-    await tx
-      .update(authCodes)
-      .set({ usedAt: new Date() })
-      .where(and(eq(authCodes.userId, found.user.id), eq(authCodes.purpose, 'confirm'), isNull(authCodes.usedAt)));
-    await tx.insert(authCodes).values({
-      id: newId('code'),
-      accountId: found.account.id,
-      userId: found.user.id,
-      purpose: 'confirm',
-      codeHash,
-      expiresAt: new Date(Date.now() + CONFIRM_CODE_TTL_MS),
-    });
+    const owner = { accountId: found.account.id, userId: found.user.id };
+    const code = await issueCode(tx, owner, 'confirm', CONFIRM_CODE_TTL_MS);
     return queueMail(
       tx,
       email,
@@ -263,20 +244,8 @@ export async function requestPasswordReset(
   await recordAttempt(services.db, 'reset_request', email, client.ip);
   const [user] = await services.db.select().from(users).where(eq(users.email, email));
   if (!user) return { ok: true };
-  const { code, codeHash } = newCode();
   const mailId = await services.db.transaction(async (tx) => {
-    await tx
-      .update(authCodes)
-      .set({ usedAt: new Date() })
-      .where(and(eq(authCodes.userId, user.id), eq(authCodes.purpose, 'reset'), isNull(authCodes.usedAt)));
-    await tx.insert(authCodes).values({
-      id: newId('code'),
-      accountId: user.accountId,
-      userId: user.id,
-      purpose: 'reset',
-      codeHash,
-      expiresAt: new Date(Date.now() + RESET_CODE_TTL_MS),
-    });
+    const code = await issueCode(tx, { accountId: user.accountId, userId: user.id }, 'reset', RESET_CODE_TTL_MS);
     return queueMail(
       tx,
       email,

@@ -14,12 +14,11 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { publicUrl } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { authCodes, users } from '../accounts/accounts.tables.ts';
 import { endOtherSessions, verifyCurrentPassword } from '../auth/auth.service.ts';
-import { hashCode, newCode } from '../auth/codes.ts';
+import { hashCode, issueCode } from '../auth/codes.ts';
 import { hashPassword } from '../auth/password.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 
@@ -96,22 +95,10 @@ export async function requestEmailChange(
   if (input.newEmail === user.email) throw new DomainError('VALIDATION', ACCOUNT_MESSAGES.sameEmail);
   const [taken] = await services.db.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail));
   if (taken) throw new DomainError('CONFLICT', AUTH_MESSAGES.emailTaken);
-  const { code, codeHash } = newCode();
-  const link = `${publicUrl(services.config)}/settings/profile?emailChange=${code}`;
   const mailId = await services.db.transaction(async (tx) => {
-    await tx
-      .update(authCodes)
-      .set({ usedAt: new Date() })
-      .where(and(eq(authCodes.userId, user.id), eq(authCodes.purpose, 'email_change'), isNull(authCodes.usedAt)));
-    await tx.insert(authCodes).values({
-      id: newId('code'),
-      accountId: user.accountId,
-      userId: user.id,
-      purpose: 'email_change',
-      codeHash,
-      newEmail: input.newEmail,
-      expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
-    });
+    const owner = { accountId: user.accountId, userId: user.id };
+    const code = await issueCode(tx, owner, 'email_change', EMAIL_CHANGE_TTL_MS, input.newEmail);
+    const link = `${publicUrl(services.config)}/settings/profile?emailChange=${code}`;
     return queueMail(
       tx,
       input.newEmail,
