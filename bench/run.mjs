@@ -4,7 +4,7 @@
 // Each server runs in its own child process so that none shares an event loop with autocannon.
 // A benchmark measures; it never asserts a time. It fails only when the run itself is broken:
 // a server that does not start, a wrong answer, non-2xx responses or connection errors.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -28,6 +28,7 @@ const settings = {
   durationSeconds: positiveNumber('BENCH_DURATION', 10),
   connections: positiveInteger('BENCH_CONNECTIONS', 32),
   pipelining: 1,
+  signIns: positiveInteger('BENCH_SIGN_INS', 20),
 };
 
 // superjson wire format: every input is wrapped as { json: ... }.
@@ -70,6 +71,21 @@ async function main() {
   const env = { ...process.env };
   // Always the embedded PGlite in a fresh folder, never a database the caller happens to have configured.
   delete env.DATABASE_URL;
+  // A merchant to sign in as, made with the documented CLI before the server opens the data folder.
+  const merchant = { email: 'bench@switchyard.test', password: 'bench password 2026' };
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/cli/admin-create.ts',
+      '--email',
+      merchant.email,
+      '--password',
+      merchant.password,
+    ],
+    { cwd: root, env: { ...env, DATA_DIR: tempDir, LOG_LEVEL: 'warn' }, stdio: 'inherit' },
+  );
   const app = startChild('switchyard', [process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
     ...env,
     PORT: String(appPort),
@@ -93,6 +109,28 @@ async function main() {
   ]);
   console.log(`switchyard ready in ${appReadyMs} ms, bare Fastify ready in ${bareReadyMs} ms`);
 
+  // Sign-in is argon2id-bound by design; time it one at a time, as people sign in.
+  const signIns = [];
+  let token;
+  for (let i = 0; i < settings.signIns; i++) {
+    const started = performance.now();
+    const res = await fetch(`${appBase}/api/frontend/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(merchant),
+    });
+    signIns.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+    token = (await res.json()).token;
+  }
+  signIns.sort((a, b) => a - b);
+  const signIn = {
+    count: signIns.length,
+    p50Ms: round(signIns[Math.floor(signIns.length * 0.5)], 1),
+    p95Ms: round(signIns[Math.min(signIns.length - 1, Math.floor(signIns.length * 0.95))], 1),
+  };
+  console.log(`sign-in (argon2id, m=19 MiB, t=2): p50 ${signIn.p50Ms} ms, p95 ${signIn.p95Ms} ms over ${signIn.count}`);
+
   const targets = [
     {
       name: 'REST GET /api/v1/status',
@@ -106,6 +144,12 @@ async function main() {
         Array.isArray(body) &&
         body.length === 2 &&
         body.every((r) => typeof r?.result?.data?.json?.match === 'boolean'),
+    },
+    {
+      name: 'tRPC hydration.getBasicData (signed in)',
+      url: `${appBase}/api/trpc/hydration.getBasicData`,
+      headers: { authorization: `Bearer ${token}` },
+      check: (body) => body?.result?.data?.json?.user?.email === merchant.email,
     },
     {
       name: 'bare Fastify GET /status',
@@ -125,9 +169,9 @@ async function main() {
   const results = [];
   for (const target of targets) {
     process.stdout.write(`${target.name}: warming up… `);
-    await load(target.url, settings.warmupSeconds);
+    await load(target, settings.warmupSeconds);
     process.stdout.write('measuring… ');
-    const r = await load(target.url, settings.durationSeconds);
+    const r = await load(target, settings.durationSeconds);
     results.push({
       name: target.name,
       url: target.url,
@@ -149,6 +193,7 @@ async function main() {
     node: process.version,
     cpus: { count: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
     settings,
+    signIn,
     results,
   };
   mkdirSync(resultsDir, { recursive: true });
@@ -183,11 +228,11 @@ async function main() {
   return 0;
 }
 
-/** Runs autocannon against one URL and resolves with its result. */
-function load(url, durationSeconds) {
+/** Runs autocannon against one target and resolves with its result. */
+function load({ url, headers = {} }, durationSeconds) {
   return new Promise((resolve, reject) => {
     currentRun = autocannon(
-      { url, connections: settings.connections, pipelining: settings.pipelining, duration: durationSeconds },
+      { url, headers, connections: settings.connections, pipelining: settings.pipelining, duration: durationSeconds },
       (err, result) => {
         currentRun = undefined;
         if (err) reject(err);
@@ -198,7 +243,7 @@ function load(url, durationSeconds) {
 }
 
 async function checkTarget(target) {
-  const res = await fetch(target.url, { signal: AbortSignal.timeout(5000) });
+  const res = await fetch(target.url, { headers: target.headers ?? {}, signal: AbortSignal.timeout(5000) });
   const text = await res.text();
   let body;
   try {
