@@ -20,6 +20,11 @@ import { Route as ResetIndexRouteImport } from './routes/reset/index'
 import { Route as ResetCodeRouteImport } from './routes/reset/$code'
 import { Route as TermsIndexRouteImport } from './routes/terms/index'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
+import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
+import { Route as AppSettingsLayoutRouteImport } from './routes/_app/settings/_layout'
+import { Route as AppSettingsLayoutAccountRouteImport } from './routes/_app/settings/_layout/account'
+import { Route as AppSettingsLayoutAppManagementRouteImport } from './routes/_app/settings/_layout/app-management'
+import { Route as AppSettingsLayoutProfileRouteImport } from './routes/_app/settings/_layout/profile'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -75,6 +80,34 @@ const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
   path: '/dashboard/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppSettingsIndexRoute = AppSettingsIndexRouteImport.update({
+  id: '/settings/',
+  path: '/settings/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSettingsLayoutRoute = AppSettingsLayoutRouteImport.update({
+  id: '/settings/_layout',
+  path: '/settings',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSettingsLayoutAccountRoute =
+  AppSettingsLayoutAccountRouteImport.update({
+    id: '/account',
+    path: '/account',
+    getParentRoute: () => AppSettingsLayoutRoute,
+  } as any)
+const AppSettingsLayoutAppManagementRoute =
+  AppSettingsLayoutAppManagementRouteImport.update({
+    id: '/app-management',
+    path: '/app-management',
+    getParentRoute: () => AppSettingsLayoutRoute,
+  } as any)
+const AppSettingsLayoutProfileRoute =
+  AppSettingsLayoutProfileRouteImport.update({
+    id: '/profile',
+    path: '/profile',
+    getParentRoute: () => AppSettingsLayoutRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -86,7 +119,12 @@ export interface FileRoutesByFullPath {
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/settings': typeof AppSettingsLayoutRouteWithChildren
   '/dashboard/': typeof AppDashboardIndexRoute
+  '/settings/': typeof AppSettingsIndexRoute
+  '/settings/account': typeof AppSettingsLayoutAccountRoute
+  '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/settings/profile': typeof AppSettingsLayoutProfileRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -98,7 +136,11 @@ export interface FileRoutesByTo {
   '/register': typeof RegisterIndexRoute
   '/reset': typeof ResetIndexRoute
   '/terms': typeof TermsIndexRoute
+  '/settings': typeof AppSettingsIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
+  '/settings/account': typeof AppSettingsLayoutAccountRoute
+  '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/settings/profile': typeof AppSettingsLayoutProfileRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -112,7 +154,12 @@ export interface FileRoutesById {
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/_app/settings/_layout': typeof AppSettingsLayoutRouteWithChildren
   '/_app/dashboard/': typeof AppDashboardIndexRoute
+  '/_app/settings/': typeof AppSettingsIndexRoute
+  '/_app/settings/_layout/account': typeof AppSettingsLayoutAccountRoute
+  '/_app/settings/_layout/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/_app/settings/_layout/profile': typeof AppSettingsLayoutProfileRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -126,7 +173,12 @@ export interface FileRouteTypes {
     | '/register/'
     | '/reset/'
     | '/terms/'
+    | '/settings'
     | '/dashboard/'
+    | '/settings/'
+    | '/settings/account'
+    | '/settings/app-management'
+    | '/settings/profile'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -138,7 +190,11 @@ export interface FileRouteTypes {
     | '/register'
     | '/reset'
     | '/terms'
+    | '/settings'
     | '/dashboard'
+    | '/settings/account'
+    | '/settings/app-management'
+    | '/settings/profile'
   id:
     | '__root__'
     | '/'
@@ -151,7 +207,12 @@ export interface FileRouteTypes {
     | '/register/'
     | '/reset/'
     | '/terms/'
+    | '/_app/settings/_layout'
     | '/_app/dashboard/'
+    | '/_app/settings/'
+    | '/_app/settings/_layout/account'
+    | '/_app/settings/_layout/app-management'
+    | '/_app/settings/_layout/profile'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -246,15 +307,69 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/settings/': {
+      id: '/_app/settings/'
+      path: '/settings'
+      fullPath: '/settings/'
+      preLoaderRoute: typeof AppSettingsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/settings/_layout': {
+      id: '/_app/settings/_layout'
+      path: '/settings'
+      fullPath: '/settings'
+      preLoaderRoute: typeof AppSettingsLayoutRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/settings/_layout/account': {
+      id: '/_app/settings/_layout/account'
+      path: '/account'
+      fullPath: '/settings/account'
+      preLoaderRoute: typeof AppSettingsLayoutAccountRouteImport
+      parentRoute: typeof AppSettingsLayoutRoute
+    }
+    '/_app/settings/_layout/app-management': {
+      id: '/_app/settings/_layout/app-management'
+      path: '/app-management'
+      fullPath: '/settings/app-management'
+      preLoaderRoute: typeof AppSettingsLayoutAppManagementRouteImport
+      parentRoute: typeof AppSettingsLayoutRoute
+    }
+    '/_app/settings/_layout/profile': {
+      id: '/_app/settings/_layout/profile'
+      path: '/profile'
+      fullPath: '/settings/profile'
+      preLoaderRoute: typeof AppSettingsLayoutProfileRouteImport
+      parentRoute: typeof AppSettingsLayoutRoute
+    }
   }
 }
 
+interface AppSettingsLayoutRouteChildren {
+  AppSettingsLayoutAccountRoute: typeof AppSettingsLayoutAccountRoute
+  AppSettingsLayoutAppManagementRoute: typeof AppSettingsLayoutAppManagementRoute
+  AppSettingsLayoutProfileRoute: typeof AppSettingsLayoutProfileRoute
+}
+
+const AppSettingsLayoutRouteChildren: AppSettingsLayoutRouteChildren = {
+  AppSettingsLayoutAccountRoute: AppSettingsLayoutAccountRoute,
+  AppSettingsLayoutAppManagementRoute: AppSettingsLayoutAppManagementRoute,
+  AppSettingsLayoutProfileRoute: AppSettingsLayoutProfileRoute,
+}
+
+const AppSettingsLayoutRouteWithChildren =
+  AppSettingsLayoutRoute._addFileChildren(AppSettingsLayoutRouteChildren)
+
 interface AppRouteChildren {
+  AppSettingsLayoutRoute: typeof AppSettingsLayoutRouteWithChildren
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
+  AppSettingsIndexRoute: typeof AppSettingsIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppSettingsLayoutRoute: AppSettingsLayoutRouteWithChildren,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
+  AppSettingsIndexRoute: AppSettingsIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -2,6 +2,7 @@ import { Anchor, Button, Container, Group, List, Stack, Text, TextInput, Title }
 import { MESSAGES } from '@switchyard/contracts';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
+import { useAuth } from '../lib/auth.ts';
 import { findDestinations } from '../lib/nav.ts';
 
 /** SPEC §2: the 404 text and a search box that finds the screens that do exist. */
@@ -9,7 +10,8 @@ export function NotFoundPage() {
   const [query, setQuery] = useState('');
   const navigate = useNavigate();
   const resultsId = useId();
-  const matches = findDestinations(query);
+  const auth = useAuth();
+  const matches = findDestinations(query, auth);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

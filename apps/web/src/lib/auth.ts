@@ -1,4 +1,5 @@
 import {
+  type ActAsOutput,
   type AuthorizationLevel,
   type BasicData,
   type LoginOutput,
@@ -39,9 +40,13 @@ function storage(): Storage | undefined {
   }
 }
 
+/** While a superuser acts as an account, their own token waits here (the acting token is under `token`). */
+export const SUPERUSER_TOKEN_STORAGE_KEY = 'superuser_token';
+
 function removeStored(): void {
   storage()?.removeItem(TOKEN_STORAGE_KEY);
   storage()?.removeItem(USER_STORAGE_KEY);
+  storage()?.removeItem(SUPERUSER_TOKEN_STORAGE_KEY);
 }
 
 /** The claims of a token, or undefined when it cannot be decoded. */
@@ -144,6 +149,48 @@ export function hydrateSession(data: Pick<BasicData, 'user' | 'meta' | 'account'
     superUserRole: data.meta.superUserRole,
     account: data.account,
   });
+}
+
+/**
+ * A superuser starts acting as an account: their own token is kept under `superuser_token` and the acting
+ * token becomes the session's token. The level and role stay theirs; the account is the one acted as.
+ */
+export function startActing(output: ActAsOutput): void {
+  const current = getAuthState();
+  if (!current.token) return;
+  // Acting again from inside an acting session keeps the superuser's own token, not the acting one.
+  if (!isActing()) storage()?.setItem(SUPERUSER_TOKEN_STORAGE_KEY, current.token);
+  storage()?.setItem(TOKEN_STORAGE_KEY, output.token);
+  setState({ ...current, token: output.token, account: output.account });
+}
+
+/** True while a superuser acts as an account (their own token is put aside). */
+export function isActing(): boolean {
+  return Boolean(storage()?.getItem(SUPERUSER_TOKEN_STORAGE_KEY));
+}
+
+/**
+ * Stops acting on this device: the superuser's own token comes back. False when it has expired meanwhile
+ * (then the session is over and everything is cleared).
+ */
+export function stopActing(): boolean {
+  const own = storage()?.getItem(SUPERUSER_TOKEN_STORAGE_KEY) ?? null;
+  storage()?.removeItem(SUPERUSER_TOKEN_STORAGE_KEY);
+  if (!own || !isTokenValid(own)) {
+    clearSession();
+    return false;
+  }
+  storage()?.setItem(TOKEN_STORAGE_KEY, own);
+  setState(readStoredState());
+  return true;
+}
+
+/** Replaces the signed-in user (after a profile or settings change), in the state and in local storage. */
+export function setStoredUser(user: PublicUser): void {
+  const current = getAuthState();
+  if (!current.token) return;
+  storage()?.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+  setState({ ...current, user });
 }
 
 /** Sign-out's local half (SPEC §4): removes the token and user and clears the state. */

@@ -1,4 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
+import { type AuthState, isSuperAdmin, isSuperuser } from './auth.ts';
 
 export interface NavDestination {
   to: NonNullable<LinkProps['to']>;
@@ -6,22 +7,37 @@ export interface NavDestination {
   description: string;
   /** Shown in the signed-in sidebar. */
   inSidebar: boolean;
+  /** Only for superusers or super admins; everyone else is not told the screen exists. */
+  access?: 'superuser' | 'superAdmin';
 }
 
 /** Screens that exist. The sidebar and the not-found search both read this list. */
 export const NAV_DESTINATIONS: readonly NavDestination[] = [
   { to: '/dashboard', label: 'Dashboard', description: 'Sales and stock metrics over time', inSidebar: true },
+  { to: '/settings', label: 'Settings', description: 'Your profile, business details and API keys', inSidebar: true },
   { to: '/terms', label: 'Terms of Service', description: 'The terms for using Switchyard', inSidebar: false },
   { to: '/login', label: 'Sign in', description: 'Sign in to your back office', inSidebar: false },
   { to: '/register', label: 'Create an account', description: 'Register your business', inSidebar: false },
   { to: '/reset', label: 'Reset your password', description: 'Get a link to choose a new password', inSidebar: false },
 ];
 
+type Access = Pick<AuthState, 'authorizationLevel' | 'superUserRole'>;
+
+const NO_ACCESS: Access = { authorizationLevel: null, superUserRole: null };
+
+/** Whether a destination is for this user: superuser screens only for superusers, and so on. */
+export function canSee(destination: NavDestination, auth: Access): boolean {
+  if (destination.access === 'superuser') return isSuperuser(auth);
+  if (destination.access === 'superAdmin') return isSuperuser(auth) && isSuperAdmin(auth);
+  return true;
+}
+
 /** Destinations whose label or description contains every word of the query, ignoring case. */
-export function findDestinations(query: string): NavDestination[] {
+export function findDestinations(query: string, auth: Access = NO_ACCESS): NavDestination[] {
+  const visible = NAV_DESTINATIONS.filter((destination) => canSee(destination, auth));
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...NAV_DESTINATIONS];
-  return NAV_DESTINATIONS.filter((destination) => {
+  if (words.length === 0) return visible;
+  return visible.filter((destination) => {
     const text = `${destination.label} ${destination.description}`.toLowerCase();
     return words.every((word) => text.includes(word));
   });

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, createAppServices } from '../app.tsx';
 import { type RestHandler, stubRest } from './rest-stub.ts';
-import { signedInHandlers, storeSession } from './session.ts';
+import { fakeToken, signedInHandlers, storeSession } from './session.ts';
 import { type ProcedureHandler, trpcFetch } from './trpc-stub.ts';
 
 export interface RenderAppOptions {
@@ -22,7 +22,8 @@ export async function renderApp(
   path: string,
   { handlers = {}, rest = {}, signedIn, goToLogin, advanceTimers }: RenderAppOptions = {},
 ) {
-  if (signedIn) storeSession();
+  // The token carries the same level and role as the basic data, as the server's tokens do.
+  if (signedIn) storeSession(fakeToken(signedIn === true ? {} : { ...signedIn.meta }));
   const session = signedIn ? signedInHandlers(signedIn === true ? {} : signedIn) : {};
   const fetch = trpcFetch({ 'health.checkBuildId': () => ({ match: true }), ...session, ...handlers });
   const restStub = stubRest(rest);

@@ -26,16 +26,26 @@ export const TEST_USER: PublicUser = {
   settings: { columnsFilter: [] },
 };
 
-export function basicData(
-  overrides: { status?: AccountStatus; accountSettings?: BasicData['accountSettings'] } = {},
-): BasicData {
+export interface BasicDataOverrides {
+  status?: AccountStatus;
+  accountSettings?: BasicData['accountSettings'];
+  meta?: BasicData['meta'];
+  user?: PublicUser;
+  systemSettings?: BasicData['systemSettings'];
+  modules?: BasicData['modules'];
+}
+
+export const SUPERUSER_META: BasicData['meta'] = { authorizationLevel: 'superuser', superUserRole: null };
+export const SUPER_ADMIN_META: BasicData['meta'] = { authorizationLevel: 'superuser', superUserRole: 'admin' };
+
+export function basicData(overrides: BasicDataOverrides = {}): BasicData {
   return {
-    user: TEST_USER,
-    meta: { authorizationLevel: 'user', superUserRole: null },
+    user: overrides.user ?? TEST_USER,
+    meta: overrides.meta ?? { authorizationLevel: 'user', superUserRole: null },
     account: { id: 'a-1', business: 'Analytical Engines Ltd', status: overrides.status ?? 'active' },
-    systemSettings: [],
+    systemSettings: overrides.systemSettings ?? [],
     accountSettings: overrides.accountSettings ?? [],
-    modules: [],
+    modules: overrides.modules ?? [],
   };
 }
 

@@ -21,7 +21,7 @@ describe('app layout', () => {
     await openDashboard();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(['Dashboard']);
+    expect(links.map((link) => link.textContent)).toEqual(['Dashboard', 'Settings']);
     expect(links[0]).toHaveAttribute('aria-current', 'page');
   });
 
