@@ -17,7 +17,8 @@ const resultsDir = join(root, 'bench', 'results');
 const resultsFile = join(resultsDir, 'latest.json');
 
 // autocannon is a devDependency of apps/server; resolve it from there.
-const autocannon = createRequire(join(root, 'apps/server/package.json'))('autocannon');
+const require = createRequire(join(root, 'apps/server/package.json'));
+const autocannon = require('autocannon');
 
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 60_000;
@@ -37,6 +38,8 @@ const trpcInput = encodeURIComponent(JSON.stringify({ 0: { json: { buildId: 'x' 
 /** Every child process we started and have not yet seen exit. */
 const children = new Set();
 let tempDir;
+/** { server, name } of the database made for this run on BENCH_DATABASE_URL. */
+let benchDatabase;
 let currentRun;
 let cleanupPromise;
 
@@ -69,8 +72,22 @@ async function main() {
   const [appPort, barePort] = await freePorts(2);
 
   const env = { ...process.env };
-  // Always the embedded PGlite in a fresh folder, never a database the caller happens to have configured.
+  // The embedded PGlite in a fresh folder, never a database the caller happens to have configured;
+  // with BENCH_DATABASE_URL, a fresh database made on that PostgreSQL server (and dropped afterwards).
   delete env.DATABASE_URL;
+  if (process.env.BENCH_DATABASE_URL) {
+    const pg = require('pg');
+    benchDatabase = { server: process.env.BENCH_DATABASE_URL, name: `sy_bench_${Date.now()}` };
+    const admin = new pg.Client({ connectionString: benchDatabase.server });
+    await admin.connect();
+    await admin.query(`create database ${benchDatabase.name}`);
+    await admin.end();
+    const url = new URL(benchDatabase.server);
+    url.pathname = `/${benchDatabase.name}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const engine = env.DATABASE_URL ? 'postgres' : 'pglite';
+  console.log(`database: ${engine}`);
   // A merchant to sign in as, made with the documented CLI before the server opens the data folder.
   const merchant = { email: 'bench@switchyard.test', password: 'bench password 2026' };
   execFileSync(
@@ -193,6 +210,7 @@ async function main() {
     node: process.version,
     cpus: { count: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
     settings,
+    database: engine,
     signIn,
     results,
   };
@@ -315,6 +333,13 @@ function cleanup() {
       }),
     );
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    if (benchDatabase) {
+      const pg = require('pg');
+      const admin = new pg.Client({ connectionString: benchDatabase.server });
+      await admin.connect();
+      await admin.query(`drop database if exists ${benchDatabase.name} with (force)`);
+      await admin.end();
+    }
     return stopped;
   })();
   return cleanupPromise;
