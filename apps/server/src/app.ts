@@ -57,7 +57,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     // tRPC batches join procedure paths with commas into one path segment.
     routerOptions: { maxParamLength: 5000 },
     bodyLimit: 5 * 1024 * 1024,
-    trustProxy: true,
+    trustProxy: services.config.TRUST_PROXY,
   });
 
   app.addHook('onSend', async (req, reply) => {

@@ -40,6 +40,17 @@ export const Config = z.object({
     .min(1)
     .max(24 * 30)
     .default(12),
+  /**
+   * Behind a reverse proxy: the proxies whose X-Forwarded-For to believe, as addresses or ranges
+   * (`loopback`, `10.0.0.0/8`, comma-separated), or `true` for any. Off by default: otherwise any client
+   * could pick its own address and slip past the per-address throttles.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | string[] =>
+      v === 'true' ? true : v === 'false' || v === '' ? false : v.split(',').map((s) => s.trim()),
+    ),
   /** Seconds to wait for in-flight requests and jobs on shutdown. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
 });

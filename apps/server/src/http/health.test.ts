@@ -21,3 +21,25 @@ describe('health', () => {
     await t.close();
   });
 });
+
+describe('client address', () => {
+  it('ignores X-Forwarded-For unless told a proxy is in front', async () => {
+    const seen: string[] = [];
+    const direct = await createTestApp({
+      rest: { v1: [(app) => app.get('/ip', async (req) => ({ ip: req.ip }))] },
+    });
+    const res = await direct.app.inject({ url: '/api/v1/ip', headers: { 'x-forwarded-for': '203.0.113.50' } });
+    seen.push(res.json().ip);
+    await direct.close();
+
+    const proxied = await createTestApp({
+      env: { TRUST_PROXY: 'loopback' },
+      rest: { v1: [(app) => app.get('/ip', async (req) => ({ ip: req.ip }))] },
+    });
+    const res2 = await proxied.app.inject({ url: '/api/v1/ip', headers: { 'x-forwarded-for': '203.0.113.50' } });
+    seen.push(res2.json().ip);
+    await proxied.close();
+
+    expect(seen).toEqual(['127.0.0.1', '203.0.113.50']);
+  });
+});
