@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as AppAdminRouteRouteImport } from './routes/_app/admin/route'
 import { Route as ConfirmCodeRouteImport } from './routes/confirm/$code'
 import { Route as ConfirmationIndexRouteImport } from './routes/confirmation/index'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
@@ -19,9 +20,13 @@ import { Route as RegisterIndexRouteImport } from './routes/register/index'
 import { Route as ResetIndexRouteImport } from './routes/reset/index'
 import { Route as ResetCodeRouteImport } from './routes/reset/$code'
 import { Route as TermsIndexRouteImport } from './routes/terms/index'
+import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminSystemRouteImport } from './routes/_app/admin/system'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsLayoutRouteImport } from './routes/_app/settings/_layout'
+import { Route as AppAdminAccountsIndexRouteImport } from './routes/_app/admin/accounts/index'
+import { Route as AppAdminAccountsAccountIdRouteImport } from './routes/_app/admin/accounts/$accountId'
 import { Route as AppSettingsLayoutAccountRouteImport } from './routes/_app/settings/_layout/account'
 import { Route as AppSettingsLayoutAppManagementRouteImport } from './routes/_app/settings/_layout/app-management'
 import { Route as AppSettingsLayoutProfileRouteImport } from './routes/_app/settings/_layout/profile'
@@ -34,6 +39,11 @@ const IndexRoute = IndexRouteImport.update({
 const AppRoute = AppRouteImport.update({
   id: '/_app',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AppAdminRouteRoute = AppAdminRouteRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AppRoute,
 } as any)
 const ConfirmCodeRoute = ConfirmCodeRouteImport.update({
   id: '/confirm/$code',
@@ -75,6 +85,16 @@ const TermsIndexRoute = TermsIndexRouteImport.update({
   path: '/terms/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminSystemRoute = AppAdminSystemRouteImport.update({
+  id: '/system',
+  path: '/system',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
   id: '/dashboard/',
   path: '/dashboard/',
@@ -90,6 +110,17 @@ const AppSettingsLayoutRoute = AppSettingsLayoutRouteImport.update({
   path: '/settings',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAdminAccountsIndexRoute = AppAdminAccountsIndexRouteImport.update({
+  id: '/accounts/',
+  path: '/accounts/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminAccountsAccountIdRoute =
+  AppAdminAccountsAccountIdRouteImport.update({
+    id: '/accounts/$accountId',
+    path: '/accounts/$accountId',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
 const AppSettingsLayoutAccountRoute =
   AppSettingsLayoutAccountRouteImport.update({
     id: '/account',
@@ -111,6 +142,7 @@ const AppSettingsLayoutProfileRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/admin': typeof AppAdminRouteRouteWithChildren
   '/confirm/$code': typeof ConfirmCodeRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/reset/$code': typeof ResetCodeRoute
@@ -119,12 +151,16 @@ export interface FileRoutesByFullPath {
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/admin/system': typeof AppAdminSystemRoute
   '/settings': typeof AppSettingsLayoutRouteWithChildren
+  '/admin/': typeof AppAdminIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
+  '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
+  '/admin/accounts/': typeof AppAdminAccountsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -136,16 +172,21 @@ export interface FileRoutesByTo {
   '/register': typeof RegisterIndexRoute
   '/reset': typeof ResetIndexRoute
   '/terms': typeof TermsIndexRoute
+  '/admin/system': typeof AppAdminSystemRoute
   '/settings': typeof AppSettingsIndexRoute
+  '/admin': typeof AppAdminIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
+  '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
+  '/admin/accounts': typeof AppAdminAccountsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
+  '/_app/admin': typeof AppAdminRouteRouteWithChildren
   '/confirm/$code': typeof ConfirmCodeRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/reset/$code': typeof ResetCodeRoute
@@ -154,17 +195,22 @@ export interface FileRoutesById {
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/_app/admin/system': typeof AppAdminSystemRoute
   '/_app/settings/_layout': typeof AppSettingsLayoutRouteWithChildren
+  '/_app/admin/': typeof AppAdminIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
+  '/_app/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
   '/_app/settings/_layout/account': typeof AppSettingsLayoutAccountRoute
   '/_app/settings/_layout/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/_app/settings/_layout/profile': typeof AppSettingsLayoutProfileRoute
+  '/_app/admin/accounts/': typeof AppAdminAccountsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/admin'
     | '/confirm/$code'
     | '/dev/mailbox'
     | '/reset/$code'
@@ -173,12 +219,16 @@ export interface FileRouteTypes {
     | '/register/'
     | '/reset/'
     | '/terms/'
+    | '/admin/system'
     | '/settings'
+    | '/admin/'
     | '/dashboard/'
     | '/settings/'
+    | '/admin/accounts/$accountId'
     | '/settings/account'
     | '/settings/app-management'
     | '/settings/profile'
+    | '/admin/accounts/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -190,15 +240,20 @@ export interface FileRouteTypes {
     | '/register'
     | '/reset'
     | '/terms'
+    | '/admin/system'
     | '/settings'
+    | '/admin'
     | '/dashboard'
+    | '/admin/accounts/$accountId'
     | '/settings/account'
     | '/settings/app-management'
     | '/settings/profile'
+    | '/admin/accounts'
   id:
     | '__root__'
     | '/'
     | '/_app'
+    | '/_app/admin'
     | '/confirm/$code'
     | '/dev/mailbox'
     | '/reset/$code'
@@ -207,12 +262,16 @@ export interface FileRouteTypes {
     | '/register/'
     | '/reset/'
     | '/terms/'
+    | '/_app/admin/system'
     | '/_app/settings/_layout'
+    | '/_app/admin/'
     | '/_app/dashboard/'
     | '/_app/settings/'
+    | '/_app/admin/accounts/$accountId'
     | '/_app/settings/_layout/account'
     | '/_app/settings/_layout/app-management'
     | '/_app/settings/_layout/profile'
+    | '/_app/admin/accounts/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -243,6 +302,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/admin': {
+      id: '/_app/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AppAdminRouteRouteImport
+      parentRoute: typeof AppRoute
     }
     '/confirm/$code': {
       id: '/confirm/$code'
@@ -300,6 +366,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/admin/': {
+      id: '/_app/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AppAdminIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/system': {
+      id: '/_app/admin/system'
+      path: '/system'
+      fullPath: '/admin/system'
+      preLoaderRoute: typeof AppAdminSystemRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
     '/_app/dashboard/': {
       id: '/_app/dashboard/'
       path: '/dashboard'
@@ -320,6 +400,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/settings'
       preLoaderRoute: typeof AppSettingsLayoutRouteImport
       parentRoute: typeof AppRoute
+    }
+    '/_app/admin/accounts/': {
+      id: '/_app/admin/accounts/'
+      path: '/accounts'
+      fullPath: '/admin/accounts/'
+      preLoaderRoute: typeof AppAdminAccountsIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/accounts/$accountId': {
+      id: '/_app/admin/accounts/$accountId'
+      path: '/accounts/$accountId'
+      fullPath: '/admin/accounts/$accountId'
+      preLoaderRoute: typeof AppAdminAccountsAccountIdRouteImport
+      parentRoute: typeof AppAdminRouteRoute
     }
     '/_app/settings/_layout/account': {
       id: '/_app/settings/_layout/account'
@@ -345,6 +439,24 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface AppAdminRouteRouteChildren {
+  AppAdminSystemRoute: typeof AppAdminSystemRoute
+  AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminAccountsAccountIdRoute: typeof AppAdminAccountsAccountIdRoute
+  AppAdminAccountsIndexRoute: typeof AppAdminAccountsIndexRoute
+}
+
+const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
+  AppAdminSystemRoute: AppAdminSystemRoute,
+  AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminAccountsAccountIdRoute: AppAdminAccountsAccountIdRoute,
+  AppAdminAccountsIndexRoute: AppAdminAccountsIndexRoute,
+}
+
+const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
+  AppAdminRouteRouteChildren,
+)
+
 interface AppSettingsLayoutRouteChildren {
   AppSettingsLayoutAccountRoute: typeof AppSettingsLayoutAccountRoute
   AppSettingsLayoutAppManagementRoute: typeof AppSettingsLayoutAppManagementRoute
@@ -361,12 +473,14 @@ const AppSettingsLayoutRouteWithChildren =
   AppSettingsLayoutRoute._addFileChildren(AppSettingsLayoutRouteChildren)
 
 interface AppRouteChildren {
+  AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
   AppSettingsLayoutRoute: typeof AppSettingsLayoutRouteWithChildren
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
   AppSettingsLayoutRoute: AppSettingsLayoutRouteWithChildren,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,

@@ -15,6 +15,20 @@ export interface NavDestination {
 export const NAV_DESTINATIONS: readonly NavDestination[] = [
   { to: '/dashboard', label: 'Dashboard', description: 'Sales and stock metrics over time', inSidebar: true },
   { to: '/settings', label: 'Settings', description: 'Your profile, business details and API keys', inSidebar: true },
+  {
+    to: '/admin/accounts',
+    label: 'Admin',
+    description: 'All accounts, and acting as one of them',
+    inSidebar: true,
+    access: 'superuser',
+  },
+  {
+    to: '/admin/system',
+    label: 'System settings',
+    description: 'System settings, modules and superusers',
+    inSidebar: false,
+    access: 'superAdmin',
+  },
   { to: '/terms', label: 'Terms of Service', description: 'The terms for using Switchyard', inSidebar: false },
   { to: '/login', label: 'Sign in', description: 'Sign in to your back office', inSidebar: false },
   { to: '/register', label: 'Create an account', description: 'Register your business', inSidebar: false },

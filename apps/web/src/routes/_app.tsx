@@ -11,6 +11,7 @@ import { notify } from '../lib/toast.ts';
 import { SIDEBAR_STORAGE_KEY, UI_DEFAULTS } from '../lib/ui-settings.ts';
 import { UNAUTHORIZED_TOAST_ID } from '../lib/unauthorized.ts';
 import { AccountMenu } from './_app/-components/account-menu.tsx';
+import { ActingBanner } from './_app/-components/acting-banner.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
 import { AppNavbar } from './_app/-components/app-navbar.tsx';
 
@@ -93,6 +94,9 @@ function AppLayout() {
         </RenderErrorBoundary>
       </AppShell.Navbar>
       <AppShell.Main>
+        <RenderErrorBoundary>
+          <ActingBanner />
+        </RenderErrorBoundary>
         <RenderErrorBoundary resetKey={pathname}>
           <Outlet />
         </RenderErrorBoundary>
