@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { loginOutput } from '../test/session.ts';
-import { clearSession, getAuthState, isSuperAdmin, isSuperuser, signIn } from './auth.ts';
+import { fakeToken, loginOutput } from '../test/session.ts';
+import {
+  clearSession,
+  getAuthState,
+  isActing,
+  isSuperAdmin,
+  isSuperuser,
+  signIn,
+  startActing,
+  stopActing,
+} from './auth.ts';
 
 describe('auth state', () => {
   it('knows superusers and super admins', () => {
@@ -32,5 +41,39 @@ describe('auth state', () => {
     });
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
+  });
+
+  it('keeps the superuser token aside while acting and brings it back when acting stops', () => {
+    const own = fakeToken({ authorizationLevel: 'superuser', sid: 'own' });
+    signIn({ ...loginOutput(own), meta: { authorizationLevel: 'superuser', superUserRole: null } });
+    const acting = fakeToken({ authorizationLevel: 'superuser', sid: 'act_1', accountId: 'a-2' });
+    const account = { id: 'a-2', business: 'Difference Works', status: 'active' } as const;
+    startActing({ token: acting, expiresAt: '2026-01-01T00:00:00.000Z', account });
+    expect(isActing()).toBe(true);
+    expect(getAuthState()).toMatchObject({ token: acting, account, authorizationLevel: 'superuser' });
+    // Acting again from inside keeps the superuser's own token, not the acting one.
+    startActing({ token: fakeToken({ sid: 'act_2' }), expiresAt: '2026-01-01T00:00:00.000Z', account });
+    expect(window.localStorage.getItem('superuser_token')).toBe(own);
+
+    expect(stopActing()).toBe(true);
+    expect(isActing()).toBe(false);
+    expect(getAuthState().token).toBe(own);
+    expect(window.localStorage.getItem('token')).toBe(own);
+  });
+
+  it('ends the session when the put-aside token expired, and sign-out forgets it too', () => {
+    signIn(loginOutput(fakeToken({ exp: Math.floor(Date.now() / 1000) + 1 })));
+    window.localStorage.setItem('superuser_token', fakeToken({ exp: Math.floor(Date.now() / 1000) - 10 }));
+    expect(stopActing()).toBe(false);
+    expect(getAuthState().token).toBeNull();
+
+    signIn(loginOutput());
+    startActing({
+      token: fakeToken({ sid: 'act_1' }),
+      expiresAt: '2026-01-01T00:00:00.000Z',
+      account: { id: 'a-2', business: 'X', status: 'active' },
+    });
+    clearSession();
+    expect(window.localStorage.getItem('superuser_token')).toBeNull();
   });
 });
