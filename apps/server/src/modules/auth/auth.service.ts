@@ -14,10 +14,10 @@ import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { accountSettings, accounts, authAttempts, authCodes, sessions, users } from '../accounts/accounts.tables.ts';
+import { accountSettings, accounts, authAttempts, sessions, users } from '../accounts/accounts.tables.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { modules, systemSettings } from '../settings/settings.tables.ts';
-import { hashCode, issueCode } from './codes.ts';
+import { consumeCode, findLiveCode, issueCode } from './codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -111,21 +111,6 @@ export async function resendConfirmation(services: Services, email: string, clie
   return { ok: true };
 }
 
-async function findLiveCode(db: Db, code: string, purpose: 'confirm' | 'reset') {
-  const [row] = await db
-    .select()
-    .from(authCodes)
-    .where(
-      and(
-        eq(authCodes.codeHash, hashCode(code)),
-        eq(authCodes.purpose, purpose),
-        isNull(authCodes.usedAt),
-        gt(authCodes.expiresAt, new Date()),
-      ),
-    );
-  return row;
-}
-
 export async function checkConfirmationCode(db: Db, code: string): Promise<{ valid: boolean }> {
   return { valid: !!(await findLiveCode(db, code, 'confirm')) };
 }
@@ -133,19 +118,7 @@ export async function checkConfirmationCode(db: Db, code: string): Promise<{ val
 /** Confirms the address: the account moves from `created` to `requires_payment_method`. */
 export async function confirmRegistration(services: Services, code: string): Promise<{ confirmed: true }> {
   const mailId = await services.db.transaction(async (tx) => {
-    // Marking the code used in the same statement that checks it makes a double click harmless.
-    const [used] = await tx
-      .update(authCodes)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(authCodes.codeHash, hashCode(code)),
-          eq(authCodes.purpose, 'confirm'),
-          isNull(authCodes.usedAt),
-          gt(authCodes.expiresAt, new Date()),
-        ),
-      )
-      .returning();
+    const used = await consumeCode(tx, code, 'confirm');
     if (!used) throw new DomainError('VALIDATION', AUTH_MESSAGES.invalidConfirmation);
     const now = new Date();
     const [user] = await tx
@@ -266,18 +239,7 @@ export async function checkResetCode(db: Db, token: string): Promise<{ valid: tr
 export async function resetPassword(services: Services, token: string, password: string): Promise<{ ok: true }> {
   const passwordHash = await hashPassword(password);
   await services.db.transaction(async (tx) => {
-    const [used] = await tx
-      .update(authCodes)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(authCodes.codeHash, hashCode(token)),
-          eq(authCodes.purpose, 'reset'),
-          isNull(authCodes.usedAt),
-          gt(authCodes.expiresAt, new Date()),
-        ),
-      )
-      .returning();
+    const used = await consumeCode(tx, token, 'reset');
     if (!used) throw new DomainError('VALIDATION', MESSAGES.invalidResetCode);
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
     await tx

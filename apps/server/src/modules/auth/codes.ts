@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { authCodes } from '../accounts/accounts.tables.ts';
@@ -41,4 +41,37 @@ export async function issueCode(
     expiresAt: new Date(Date.now() + ttlMs),
   });
   return code;
+}
+
+const live = (code: string, purpose: Purpose, owner?: { accountId: string; userId: string }) =>
+  and(
+    eq(authCodes.codeHash, hashCode(code)),
+    eq(authCodes.purpose, purpose),
+    owner ? and(eq(authCodes.userId, owner.userId), eq(authCodes.accountId, owner.accountId)) : undefined,
+    isNull(authCodes.usedAt),
+    gt(authCodes.expiresAt, new Date()),
+  );
+
+/** The unused, unexpired code of this purpose, without using it up. */
+export async function findLiveCode(db: Db, code: string, purpose: Purpose) {
+  const [row] = await db.select().from(authCodes).where(live(code, purpose));
+  return row;
+}
+
+/**
+ * Uses a code up, answering its row, or undefined when it is unknown, used, expired or (with `owner`)
+ * someone else's. Checking and marking in one statement makes a double click or a replay harmless.
+ */
+export async function consumeCode(
+  db: Db,
+  code: string,
+  purpose: Purpose,
+  owner?: { accountId: string; userId: string },
+) {
+  const [row] = await db
+    .update(authCodes)
+    .set({ usedAt: new Date() })
+    .where(live(code, purpose, owner))
+    .returning();
+  return row;
 }

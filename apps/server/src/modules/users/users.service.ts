@@ -10,7 +10,7 @@ import {
   UserSettings,
   setColumnsFilter as withColumnsFilter,
 } from '@switchyard/contracts';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { publicUrl } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
@@ -18,7 +18,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { authCodes, users } from '../accounts/accounts.tables.ts';
 import { endOtherSessions, verifyCurrentPassword } from '../auth/auth.service.ts';
-import { hashCode, issueCode } from '../auth/codes.ts';
+import { consumeCode, issueCode } from '../auth/codes.ts';
 import { hashPassword } from '../auth/password.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 
@@ -114,20 +114,7 @@ export async function requestEmailChange(
 export async function confirmEmailChange(db: Db, actor: Actor, code: string): Promise<PublicUser> {
   try {
     return await db.transaction(async (tx) => {
-      const [used] = await tx
-        .update(authCodes)
-        .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(authCodes.codeHash, hashCode(code)),
-            eq(authCodes.purpose, 'email_change'),
-            eq(authCodes.userId, actor.userId),
-            eq(authCodes.accountId, actor.accountId),
-            isNull(authCodes.usedAt),
-            gt(authCodes.expiresAt, new Date()),
-          ),
-        )
-        .returning();
+      const used = await consumeCode(tx, code, 'email_change', actor);
       if (!used?.newEmail) throw new DomainError('NOT_FOUND', ACCOUNT_MESSAGES.invalidEmailChange);
       const now = new Date();
       const [user] = await tx
