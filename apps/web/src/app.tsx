@@ -3,9 +3,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type RouterHistory, RouterProvider } from '@tanstack/react-router';
 import { AppProviders } from './components/app-providers.tsx';
 import { initApi } from './lib/api.ts';
-import { clearSession } from './lib/auth.ts';
+import { ACTING_ENDED_MESSAGE, clearSession, endExpiredActing } from './lib/auth.ts';
 import { isUnauthorized } from './lib/errors.ts';
 import { createQueryClient } from './lib/query-client.ts';
+import { notify } from './lib/toast.ts';
 import { createTrpcClient, createTrpcProxy, type TrpcClient } from './lib/trpc.ts';
 import { createUnauthorizedHandler, type UnauthorizedHandlerOptions } from './lib/unauthorized.ts';
 import { type AppRouterInstance, createAppRouter } from './router.tsx';
@@ -36,8 +37,16 @@ export function createAppServices({ history, fetch, goToLogin }: AppServicesOpti
   });
   const queryClient = createQueryClient({
     onError: (error) => {
+      if (!isUnauthorized(error)) return;
+      // An expired acting session hands the superuser back their own; nothing else to do but start afresh there.
+      if (endExpiredActing()) {
+        notify.info(ACTING_ENDED_MESSAGE);
+        queryClient.clear();
+        void router?.navigate({ to: '/admin/accounts' });
+        return;
+      }
       // The server no longer accepts this session: forget it now, so nothing else goes out with it.
-      if (isUnauthorized(error)) clearSession();
+      clearSession();
       onUnauthorized(error);
     },
   });

@@ -185,6 +185,22 @@ export function stopActing(): boolean {
   return true;
 }
 
+export const ACTING_ENDED_MESSAGE = 'Your time acting as that account has ended. You are back in your own account.';
+
+/**
+ * When the server stops accepting an acting token (it lasts an hour), the superuser goes back to their own
+ * session rather than being signed out. True when that happened; false when there was nothing to go back to.
+ */
+export function endExpiredActing(): boolean {
+  return isActing() && stopActing();
+}
+
+/** True while acting with an acting token that has run out (checked before anything clears the session). */
+export function hasExpiredActingToken(): boolean {
+  const token = storage()?.getItem(TOKEN_STORAGE_KEY);
+  return isActing() && !!token && !isTokenValid(token);
+}
+
 /** Replaces the signed-in user (after a profile or settings change), in the state and in local storage. */
 export function setStoredUser(user: PublicUser): void {
   const current = getAuthState();

@@ -4,7 +4,14 @@ import { type BasicData, statusGateRedirect, UNAUTHORIZED_MESSAGE_MS } from '@sw
 import { createFileRoute, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useId } from 'react';
 import { RenderErrorBoundary } from '../components/render-error.tsx';
-import { clearSession, getValidToken, hydrateSession } from '../lib/auth.ts';
+import {
+  ACTING_ENDED_MESSAGE,
+  clearSession,
+  endExpiredActing,
+  getValidToken,
+  hasExpiredActingToken,
+  hydrateSession,
+} from '../lib/auth.ts';
 import { basicDataOptions, HANDLES_UNAUTHORIZED } from '../lib/basic-data.ts';
 import { errorMessage, isUnauthorized } from '../lib/errors.ts';
 import { notify } from '../lib/toast.ts';
@@ -19,6 +26,12 @@ export const Route = createFileRoute('/_app')({
   beforeLoad: async ({ context, location, preload }) => {
     // SPEC §4: signed out (no token, or one that expired or cannot be read) → sign in, then come back.
     const toLogin = () => redirect({ to: '/login', search: { redirect: location.href } });
+    // An acting token lasts an hour; when it has run out, the superuser returns to their own session.
+    if (!preload && hasExpiredActingToken() && endExpiredActing()) {
+      context.queryClient.clear();
+      notify.info(ACTING_ENDED_MESSAGE);
+      throw redirect({ to: '/admin/accounts' });
+    }
     if (!getValidToken()) throw toLogin();
 
     let data: BasicData;

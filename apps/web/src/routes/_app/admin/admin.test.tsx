@@ -2,7 +2,7 @@ import type { ActAsOutput, AdminAccount, AdminAccountList } from '@switchyard/co
 import { MESSAGES } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getAuthState } from '../../../lib/auth.ts';
+import { ACTING_ENDED_MESSAGE, getAuthState } from '../../../lib/auth.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { basicData, fakeToken, SUPER_ADMIN_META, SUPERUSER_META } from '../../../test/session.ts';
 
@@ -223,5 +223,27 @@ describe('system page', () => {
     expect(calls(fetch, 'admin.users.setSuperuser')).toEqual([
       { userId: 'u-9', authorizationLevel: 'superuser', superUserRole: 'admin' },
     ]);
+  });
+
+  it('returns a superuser whose acting session ran out to their own session, not to sign-in', async () => {
+    const own = fakeToken({ ...SUPERUSER_META, sid: 'ses_own' });
+    window.localStorage.setItem('superuser_token', own);
+    window.localStorage.setItem(
+      'token',
+      fakeToken({ ...SUPERUSER_META, sid: 'act_1', exp: Math.floor(Date.now() / 1000) - 5 }),
+    );
+    window.localStorage.setItem('user', JSON.stringify(basicData({ meta: SUPERUSER_META }).user));
+
+    const { router } = await renderApp('/dashboard', {
+      handlers: {
+        'hydration.getBasicData': () => basicData({ meta: SUPERUSER_META }),
+        'admin.accounts.list': accountsPage,
+      },
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/accounts'));
+    expect(await screen.findByText(ACTING_ENDED_MESSAGE)).toBeInTheDocument();
+    expect(window.localStorage.getItem('token')).toBe(own);
+    expect(window.localStorage.getItem('superuser_token')).toBeNull();
+    expect(getAuthState().token).toBe(own);
   });
 });
