@@ -1,5 +1,6 @@
 import { TokenClaims } from '@switchyard/contracts';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 
 export interface SessionIdentity {
   sessionId: string;
@@ -49,7 +50,9 @@ export class TokenService {
         issuedAt: payload.iat ?? 0,
       };
     } catch (err) {
-      if (err instanceof errors.JOSEError || err instanceof Error) return undefined;
+      // A bad signature, an expired or malformed token, or claims of the wrong shape: not signed in.
+      // Anything else is a bug and must not pass for a signed-out caller.
+      if (err instanceof errors.JOSEError || err instanceof z.ZodError) return undefined;
       throw err;
     }
   }
