@@ -1,0 +1,110 @@
+import type { ProviderSimulator, ShopControl, ShopSnapshot } from '../context.ts';
+import { apiRoutes } from './api.ts';
+import { oauthRoutes } from './oauth.ts';
+import { placeStorefrontOrder } from './orders.ts';
+import { BC_APPS, BigCommerceSim } from './sim.ts';
+import type { BcStore } from './state.ts';
+
+const notFound = (message: string) => Object.assign(new Error(message), { statusCode: 404 });
+const badRequest = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
+
+function snapshot(store: BcStore): ShopSnapshot {
+  const stock: Record<string, Record<string, number>> = {};
+  for (const variant of store.variants.values()) {
+    const perLocation: Record<string, number> = {};
+    for (const loc of store.locations) {
+      const level = store.stock.get(`${variant.id}:${loc.id}`);
+      if (level) perLocation[String(loc.id)] = level.onHand - level.safetyStock;
+    }
+    stock[variant.sku] = perLocation;
+  }
+  return {
+    shop: store.hash,
+    locations: store.locations.map((l) => ({ id: String(l.id), name: l.label })),
+    stock,
+    products: store.products.size,
+    variants: store.variants.size,
+    orders: store.orders.size,
+  };
+}
+
+/**
+ * The BigCommerce simulator: login.bigcommerce.com under `/bigcommerce/login` and
+ * api.bigcommerce.com under `/bigcommerce/api`, one in-memory store per store hash.
+ */
+export const bigcommerceSimulator: ProviderSimulator = (app, ctx) => {
+  const sim = new BigCommerceSim(ctx);
+  oauthRoutes(app, sim);
+  apiRoutes(app, sim);
+
+  const variantBySku = (store: BcStore, sku: string) => {
+    const variant = [...store.variants.values()].find((v) => v.sku === sku);
+    if (!variant) throw notFound(`No variant with SKU ${sku}`);
+    return variant;
+  };
+  const locationId = (store: BcStore, location: string | undefined) => {
+    if (location === undefined) return store.locations[0]?.id ?? 1;
+    const loc = store.locations.find((l) => String(l.id) === String(location));
+    if (!loc) throw notFound(`No location ${location}`);
+    return loc.id;
+  };
+
+  const control: ShopControl = {
+    shops: () => [...sim.stores.keys()],
+    reset: (hash, seed) => snapshot(sim.seed(hash, seed)),
+    snapshot: (hash) => snapshot(sim.store(hash)),
+    adjustStock: (hash, change) => {
+      const store = sim.store(hash);
+      const variant = variantBySku(store, change.sku);
+      const loc = locationId(store, change.location);
+      if (change.quantity !== undefined) {
+        // The control panel sets on hand; quantities here are what is available to sell.
+        const level = sim.stock(store, variant.id, loc);
+        sim.changeStock(store, variant.id, loc, { absolute: change.quantity + level.safetyStock });
+      } else if (change.delta !== undefined) {
+        sim.changeStock(store, variant.id, loc, { delta: change.delta });
+      } else {
+        throw badRequest('Give quantity or delta');
+      }
+    },
+    placeOrder: (hash, order) => {
+      const store = sim.store(hash);
+      const lines = order.lines.map((l) => ({ variant: variantBySku(store, l.sku), quantity: l.quantity }));
+      const placed = placeStorefrontOrder(sim, store, lines, locationId(store, order.location));
+      return { orderId: String(placed.id) };
+    },
+    action: async (hash, action, body) => {
+      const store = sim.store(hash);
+      const input = (body ?? {}) as Record<string, unknown>;
+      const clientId = typeof input.clientId === 'string' ? input.clientId : [...BC_APPS.keys()][0];
+      if (!clientId || !BC_APPS.has(clientId)) throw notFound(`Unknown app ${String(input.clientId)}`);
+      if (action === 'token') {
+        // A store API account created in the control panel: a token without the OAuth dance.
+        const scope =
+          typeof input.scope === 'string'
+            ? input.scope
+            : 'store_v2_products store_inventory store_locations store_v2_orders store_v2_transactions store_v2_information_read_only';
+        return { access_token: sim.issueToken(store, clientId, scope), scope, context: `stores/${hash}` };
+      }
+      if (action === 'plan') {
+        // Standard and Plus: 150 requests per 30 s; Pro: 450. Or any quota and window, e.g. for a benchmark.
+        const plans: Record<string, number> = { standard: 150, plus: 150, pro: 450 };
+        const name = typeof input.plan === 'string' ? input.plan.toLowerCase() : 'custom';
+        const quota = typeof input.quota === 'number' ? input.quota : plans[name];
+        const windowMs = typeof input.windowMs === 'number' ? input.windowMs : 30_000;
+        if (!quota || quota < 1 || windowMs < 1) throw badRequest('Give a plan (standard, plus, pro) or a quota');
+        store.plan = { name, quota, windowMs };
+        store.rate = { windowStart: 0, used: 0 };
+        return { plan: name, quota, windowMs };
+      }
+      if (action === 'uninstall') {
+        const result = await sim.uninstall(store, clientId, typeof input.url === 'string' ? input.url : undefined);
+        if (!result) throw notFound('The app is not installed on this store');
+        return result;
+      }
+      throw notFound(`Unknown action ${action}`);
+    },
+  };
+
+  ctx.registerControl('bigcommerce', control);
+};

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import type { Faults } from './faults.ts';
+import type { SeedOptions } from './seed.ts';
+import type { WebhookSender } from './webhooks.ts';
+
+export interface SandboxOptions {
+  /**
+   * The sandbox's own public address (links in its pages, OAuth redirects). Filled in from the bound
+   * port by startSandbox when not given.
+   */
+  publicUrl?: string;
+  /** Seed for every shop's catalog; a shop's own seed is derived from it and the shop's name. */
+  seed?: number;
+  /** Size of a shop created on first use (the demo default is 150 products, 4 locations). */
+  shopSize?: Pick<SeedOptions, 'products' | 'locations' | 'variantsPerProduct'>;
+  stripe?: {
+    /** Where Stripe events are sent (the app's /webhooks/stripe) and the secret they are signed with. */
+    webhookUrl?: string;
+    webhookSecret?: string;
+  };
+  square?: {
+    /**
+     * The application's webhook subscription (Square configures these per application in its developer
+     * dashboard): where events go and the signature key they are signed with.
+     */
+    webhookUrl?: string;
+    signatureKey?: string;
+  };
+  bigcommerce?: {
+    /**
+     * The app's load and uninstall callback URLs (set in BigCommerce's Developer Portal): where the control
+     * panel opens the app and where a store's uninstall is posted, each with a signed_payload_jwt.
+     */
+    loadUrl?: string;
+    uninstallUrl?: string;
+    /** Requests per window per store (default 150, the Standard plan) and the window (default 30 s). */
+    rateLimitQuota?: number;
+    rateLimitWindowMs?: number;
+  };
+  /** Fastify logger setting; off by default. */
+  logger?: boolean;
+  /** Webhook delivery retries (tests shorten them). */
+  webhookRetryDelayMs?: number;
+}
+
+/** What a simulated shop holds now, as the control API reports it. Quantities are "available". */
+export interface ShopSnapshot {
+  shop: string;
+  locations: { id: string; name: string }[];
+  /** sku → location id → quantity. */
+  stock: Record<string, Record<string, number>>;
+  products: number;
+  variants: number;
+  orders: number;
+}
+
+/** What the control API can do to one provider's shops. Each shop simulator implements it. */
+export interface ShopControl {
+  /** Keys of the shops that exist now (shop domain prefix, store hash or merchant id). */
+  shops(): string[];
+  /** Replaces the shop with a freshly seeded one (creating it if needed). */
+  reset(shop: string, seed: SeedOptions): ShopSnapshot;
+  snapshot(shop: string): ShopSnapshot;
+  /**
+   * Sets (quantity) or changes (delta) stock as a merchant would in the provider's own admin, and sends
+   * the provider's inventory webhook. `location` is the provider's location id; default the first one.
+   */
+  adjustStock(shop: string, change: { sku: string; location?: string; quantity?: number; delta?: number }): void;
+  /**
+   * A sale: a POS sale at a Square location, a web order on Shopify or BigCommerce. Decrements stock and
+   * sends the provider's order and inventory webhooks.
+   */
+  placeOrder(
+    shop: string,
+    order: { lines: { sku: string; quantity: number }[]; location?: string },
+  ): { orderId: string };
+  /**
+   * Provider-specific control actions, posted to `/_control/{provider}/{shop}/{action}` (e.g. BigCommerce's
+   * `uninstall`). Throw an error with statusCode 404 for an unknown action.
+   */
+  action?(shop: string, action: string, body: unknown): Promise<unknown> | unknown;
+}
+
+export interface SandboxContext {
+  readonly options: SandboxOptions;
+  /** The sandbox's public address, without a trailing slash. */
+  url(): string;
+  readonly faults: Faults;
+  readonly webhooks: WebhookSender;
+  registerControl(provider: 'shopify' | 'bigcommerce' | 'square', control: ShopControl): void;
+}
+
+/** A provider simulator: registers its routes (under the prefix it was mounted at) and its control. */
+export type ProviderSimulator = (app: FastifyInstance, ctx: SandboxContext) => Promise<void> | void;

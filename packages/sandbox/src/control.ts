@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext, ShopControl } from './context.ts';
+import type { FaultConfig } from './faults.ts';
+
+type Provider = 'shopify' | 'bigcommerce' | 'square';
+
+/**
+ * The control API (`/_control`) for tests, the demo and benchmarks: seed a shop, read what it holds,
+ * change stock, make a sale, inject faults, read webhook deliveries. Not part of any provider's API.
+ */
+export function controlRoutes(app: FastifyInstance, ctx: SandboxContext, controls: Map<Provider, ShopControl>) {
+  const control = (provider: string) => {
+    const c = controls.get(provider as Provider);
+    if (!c) throw Object.assign(new Error(`Unknown provider ${provider}`), { statusCode: 404 });
+    return c;
+  };
+
+  app.get('/_control', async () => ({
+    providers: [...controls.entries()].map(([provider, c]) => ({ provider, shops: c.shops() })),
+  }));
+
+  app.post<{
+    Params: { provider: string; shop: string };
+    Body: { seed?: number; products?: number; locations?: number; variantsPerProduct?: number };
+  }>('/_control/:provider/:shop/reset', async (req) =>
+    control(req.params.provider).reset(req.params.shop, req.body ?? {}),
+  );
+
+  app.get<{ Params: { provider: string; shop: string } }>('/_control/:provider/:shop', async (req) =>
+    control(req.params.provider).snapshot(req.params.shop),
+  );
+
+  app.post<{
+    Params: { provider: string; shop: string };
+    Body: { sku: string; location?: string; quantity?: number; delta?: number };
+  }>('/_control/:provider/:shop/stock', async (req) => {
+    control(req.params.provider).adjustStock(req.params.shop, req.body);
+    return { ok: true };
+  });
+
+  app.post<{
+    Params: { provider: string; shop: string };
+    Body: { lines: { sku: string; quantity: number }[]; location?: string };
+  }>('/_control/:provider/:shop/orders', async (req) =>
+    control(req.params.provider).placeOrder(req.params.shop, req.body),
+  );
+
+  app.post<{ Params: { provider: string; shop: string; action: string }; Body: unknown }>(
+    '/_control/:provider/:shop/:action',
+    async (req) => {
+      const c = control(req.params.provider);
+      if (!c.action) throw Object.assign(new Error(`Unknown action ${req.params.action}`), { statusCode: 404 });
+      return (await c.action(req.params.shop, req.params.action, req.body ?? {})) ?? { ok: true };
+    },
+  );
+
+  app.put<{ Params: { provider: string; shop: string }; Body: Partial<FaultConfig> }>(
+    '/_control/:provider/:shop/faults',
+    async (req) => ctx.faults.set(req.params.provider, req.params.shop, req.body ?? {}),
+  );
+
+  app.delete<{ Params: { provider: string; shop: string } }>('/_control/:provider/:shop/faults', async (req) => {
+    ctx.faults.clear(req.params.provider, req.params.shop);
+    return { ok: true };
+  });
+
+  app.get<{ Querystring: { provider?: string; shop?: string } }>('/_control/deliveries', async (req) => ({
+    deliveries: ctx.webhooks.log.filter(
+      (d) =>
+        (!req.query.provider || d.provider === req.query.provider) && (!req.query.shop || d.shop === req.query.shop),
+    ),
+  }));
+
+  app.post('/_control/deliveries/settle', async () => {
+    await ctx.webhooks.settled();
+    return { ok: true };
+  });
+}

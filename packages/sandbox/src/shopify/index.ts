@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  buildSchema,
+  type DocumentNode,
+  execute,
+  type GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+  valueFromASTUntyped,
+} from 'graphql';
+import { SANDBOX_APPS } from '../apps.ts';
+import type { ProviderSimulator, ShopControl } from '../context.ts';
+import { actualCost, costExtension, MAX_QUERY_COST, operationOf, refill, requestedCost } from './cost.ts';
+import { oauthRoutes } from './oauth.ts';
+import { type RequestContext, rootValue } from './resolvers.ts';
+import { SDL } from './sdl.ts';
+import {
+  API_VERSIONS,
+  gid,
+  isoNow,
+  PLANS,
+  type PlanName,
+  parseGid,
+  SHOP_NAME,
+  type Shop,
+  ShopifyStore,
+  type ShopLocation,
+  type ShopVariant,
+} from './store.ts';
+
+const UNAUTHORIZED = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
+
+/** 2026-01 added the @idempotent directive on mutation fields; older versions do not know it. */
+const IDEMPOTENT_FROM = '2026-01';
+const schemas = new Map<boolean, GraphQLSchema>();
+const schemaFor = (version: string) => {
+  const idempotent = version >= IDEMPOTENT_FROM;
+  let schema = schemas.get(idempotent);
+  if (!schema) {
+    schema = buildSchema(idempotent ? `${SDL}\ndirective @idempotent(key: String!) on FIELD\n` : SDL);
+    schemas.set(idempotent, schema);
+  }
+  return schema;
+};
+
+/**
+ * The idempotency key of a mutation (the first root field's @idempotent(key:)) and what it was asked
+ * to do (field names and resolved arguments), to replay or refuse a repeat.
+ */
+function idempotency(op: OperationDefinitionNode, variables: Record<string, unknown>) {
+  let key: string | null = null;
+  const fields: unknown[] = [];
+  for (const sel of op.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD) continue;
+    const directive = sel.directives?.find((d) => d.name.value === 'idempotent');
+    const arg = directive?.arguments?.find((a) => a.name.value === 'key');
+    if (arg && key === null) key = String(valueFromASTUntyped(arg.value, variables));
+    fields.push([
+      sel.name.value,
+      Object.fromEntries((sel.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value, variables)])),
+    ]);
+  }
+  return key === null ? null : { key, fingerprint: JSON.stringify(fields) };
+}
+
+/**
+ * The Shopify simulator, mounted under /shopify: /shopify/{shop}/... stands in for
+ * https://{shop}.myshopify.com/... — OAuth, the Admin GraphQL API (cost-based throttling, userErrors,
+ * cursor pagination), webhooks signed with the app secret, and a tiny shop admin page to uninstall apps.
+ */
+export const shopifySimulator: ProviderSimulator = (app, ctx) => {
+  const store = new ShopifyStore(ctx);
+  oauthRoutes(app, store);
+  // Shopify also takes a bare query as `Content-Type: application/graphql` (this scope only).
+  app.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, { query: body }),
+  );
+
+  app.post<{
+    Params: { shop: string; version: string };
+    Body: { query?: unknown; variables?: unknown; operationName?: unknown } | string;
+  }>('/:shop/admin/api/:version/graphql.json', async (req, reply) => {
+    const { shop: name } = req.params;
+    reply.header('x-request-id', randomUUID());
+    if (!SHOP_NAME.test(name)) return reply.status(404).send({ errors: 'Not Found' });
+    const fault = await ctx.faults.draw('shopify', name);
+    if (fault === 'timeout') return hang(req, reply, ctx.faults.get('shopify', name).timeoutMs);
+    if (fault === 'error')
+      return reply.status(503).send({ errors: 'Service Unavailable: the shop is temporarily unavailable' });
+
+    const version = servedVersion(req.params.version);
+    if (!version) return reply.status(404).send({ errors: 'Not Found' });
+    reply.header('x-shopify-api-version', version);
+    const grant = store.authenticate(name, req.headers['x-shopify-access-token'] as string | undefined);
+    if (!grant) return reply.status(401).send(UNAUTHORIZED);
+    const shop = store.shop(name);
+
+    const body = typeof req.body === 'string' ? safeJson(req.body) : req.body;
+    const query = body && typeof body === 'object' ? (body as { query?: unknown }).query : undefined;
+    if (typeof query !== 'string' || !query.trim())
+      return reply.status(400).send({ errors: { query: 'Required parameter missing or invalid' } });
+    const variables = ((body as { variables?: unknown }).variables ?? {}) as Record<string, unknown>;
+    const operationName = ((body as { operationName?: unknown }).operationName as string | undefined) ?? null;
+
+    refill(shop.bucket);
+    let document: DocumentNode;
+    try {
+      document = parse(query);
+    } catch (err) {
+      return { errors: [formatError(err as GraphQLError)], extensions: costExtension(0, 0, shop.bucket) };
+    }
+    const schema = schemaFor(version);
+    const validationErrors = validate(schema, document, specifiedRules);
+    if (validationErrors.length > 0)
+      return { errors: validationErrors.map(formatError), extensions: costExtension(0, 0, shop.bucket) };
+    const op = operationOf(document, operationName);
+    if (!op)
+      return {
+        errors: [{ message: 'An operation name is required when the document has several operations.' }],
+        extensions: costExtension(0, 0, shop.bucket),
+      };
+
+    const requested = requestedCost(schema, document, operationName, variables);
+    if (requested > MAX_QUERY_COST)
+      return {
+        errors: [
+          {
+            message: `Query cost is ${requested}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`,
+            extensions: { code: 'MAX_COST_EXCEEDED', cost: requested, maxCost: MAX_QUERY_COST },
+          },
+        ],
+        extensions: costExtension(requested, null, shop.bucket),
+      };
+    if (fault === 'throttle') {
+      // Another client of this shop's bucket spent it: leave a second's restore short of this query.
+      shop.bucket.available = Math.max(0, Math.min(shop.bucket.available, requested - shop.bucket.restoreRate));
+    }
+    if (shop.bucket.available < requested)
+      return {
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' },
+          },
+        ],
+        extensions: costExtension(requested, null, shop.bucket),
+      };
+    shop.bucket.available -= requested;
+
+    const idem = op.operation === 'mutation' ? idempotency(op, variables) : null;
+    const seen = idem ? shop.idempotency.get(`${grant.clientId}:${idem.key}`) : undefined;
+    if (idem && seen) {
+      const refusal =
+        seen.fingerprint !== idem.fingerprint
+          ? {
+              code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH',
+              message: 'The idempotency key was already used with other parameters.',
+            }
+          : seen.data === null
+            ? { code: 'IDEMPOTENCY_CONCURRENT_REQUEST', message: 'A request with this idempotency key is in progress.' }
+            : null;
+      shop.bucket.available = Math.min(shop.bucket.maximumAvailable, shop.bucket.available + requested - 1);
+      if (refusal)
+        return {
+          errors: [{ message: refusal.message, extensions: { code: refusal.code } }],
+          extensions: costExtension(requested, 1, shop.bucket),
+        };
+      // Same key, same parameters: the first answer again, and nothing done twice.
+      return { data: seen.data, extensions: costExtension(requested, 1, shop.bucket) };
+    }
+    if (idem) shop.idempotency.set(`${grant.clientId}:${idem.key}`, { fingerprint: idem.fingerprint, data: null });
+
+    const context: RequestContext = { store, shop, clientId: grant.clientId, scope: grant.scope, version };
+    const result = await execute({
+      schema: schema,
+      document,
+      rootValue: rootValue(context),
+      variableValues: variables,
+      operationName,
+    });
+    if (idem) {
+      const key = `${grant.clientId}:${idem.key}`;
+      if (result.data) shop.idempotency.set(key, { fingerprint: idem.fingerprint, data: result.data });
+      else shop.idempotency.delete(key);
+    }
+    if (op.operation === 'mutation' && shop.dropAfterApply > 0) {
+      shop.dropAfterApply--;
+      return hang(req, reply, 0);
+    }
+    const actual = Math.min(requested, actualCost(schema, document, operationName, result.data));
+    shop.bucket.available = Math.min(shop.bucket.maximumAvailable, shop.bucket.available + (requested - actual));
+    const answer: Record<string, unknown> = {};
+    if (result.errors?.length) answer.errors = result.errors.map(formatError);
+    answer.data = result.data ?? null;
+    answer.extensions = costExtension(requested, actual, shop.bucket);
+    return answer;
+  });
+
+  // A minimal shop admin: which apps are installed, and the Uninstall button a merchant would press.
+  app.get<{ Params: { shop: string } }>('/:shop/admin', async (req, reply) => {
+    const { shop: name } = req.params;
+    if (!SHOP_NAME.test(name)) return reply.status(404).send('Not Found');
+    store.shop(name);
+    const apps = [...(store.installations.get(name)?.values() ?? [])];
+    const rows = apps
+      .map(
+        (a) =>
+          `<li><strong>Switchyard</strong> <small>(${escapeHtml(a.scope.join(', '))})</small> ` +
+          `<form method="post" action="admin/apps/${encodeURIComponent(a.clientId)}/uninstall" style="display:inline">` +
+          '<button type="submit">Uninstall</button></form></li>',
+      )
+      .join('');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(name)} · Apps</title>` +
+          `<base href="/shopify/${encodeURIComponent(name)}/"></head><body style="font-family:system-ui,sans-serif;padding:32px">` +
+          `<h1>${escapeHtml(name)}.myshopify.com</h1><h2>Installed apps</h2>` +
+          (rows ? `<ul>${rows}</ul>` : '<p>No apps installed.</p>') +
+          '</body></html>',
+      );
+  });
+
+  app.post<{ Params: { shop: string; clientId: string } }>(
+    '/:shop/admin/apps/:clientId/uninstall',
+    async (req, reply) => {
+      const removed = store.uninstall(req.params.shop, req.params.clientId);
+      if (!removed) return reply.status(404).send({ errors: 'Not Found' });
+      if ((req.headers.accept ?? '').includes('text/html')) return reply.redirect(`../../../admin`, 303);
+      return { ok: true };
+    },
+  );
+
+  const control: ShopControl = {
+    shops: () => [...store.shops.keys()],
+    reset: (name, seed) => {
+      store.reset(name, seed);
+      return store.snapshot(name);
+    },
+    snapshot: (name) => store.snapshot(name),
+    adjustStock: (name, change) => {
+      const shop = store.shop(name);
+      const variant = findSku(store, shop, change.sku);
+      const location = findLocationOrFirst(shop, change.location);
+      const level = store.level(shop, variant.inventoryItemId, location.id, true);
+      if (change.quantity !== undefined) level.available = change.quantity;
+      else if (change.delta !== undefined) level.available += change.delta;
+      else throw httpError(400, 'Give quantity or delta');
+      level.updatedAt = isoNow();
+      store.emitLevel(shop, variant.inventoryItemId, location.id);
+    },
+    placeOrder: (name, input) => {
+      const shop = store.shop(name);
+      if (!input?.lines?.length) throw httpError(400, 'An order needs lines');
+      const lines = input.lines.map((l) => {
+        if (!Number.isInteger(l.quantity) || l.quantity <= 0) throw httpError(400, `Bad quantity for ${l.sku}`);
+        return { variant: findSku(store, shop, l.sku), quantity: l.quantity };
+      });
+      const location = input.location
+        ? findLocationOrFirst(shop, input.location)
+        : (shop.locations.find((loc) =>
+            lines.every((l) => (store.level(shop, l.variant.inventoryItemId, loc.id)?.available ?? 0) >= l.quantity),
+          ) ?? (shop.locations[0] as ShopLocation));
+      for (const l of lines) {
+        const available = store.level(shop, l.variant.inventoryItemId, location.id)?.available ?? 0;
+        if (available < l.quantity)
+          throw httpError(409, `Only ${available} of ${l.variant.sku} available at ${location.name}`);
+      }
+      const order = store.createOrder(shop, { lines, location, at: isoNow(), commit: true });
+      store.emit(shop, 'ORDERS_CREATE', store.orderPayload(shop, order));
+      for (const l of lines) store.emitLevel(shop, l.variant.inventoryItemId, location.id);
+      return { orderId: gid('Order', order.id) };
+    },
+  };
+  // POST /_control/shopify/{shop}/uninstall {clientId?}: the merchant removes the app (default: the sandbox app).
+  // POST /_control/shopify/{shop}/plan {plan} or {maximumAvailable, restoreRate}: the shop's API cost bucket.
+  control.action = (name, action, body) => {
+    if (action === 'plan') {
+      const input = body as { plan?: string; maximumAvailable?: number; restoreRate?: number };
+      const preset = input.plan ? PLANS[input.plan as PlanName] : undefined;
+      if (input.plan && !preset)
+        throw httpError(400, `Unknown plan ${input.plan}; one of ${Object.keys(PLANS).join(', ')}`);
+      const bucket = store.shop(name).bucket;
+      refill(bucket);
+      bucket.maximumAvailable = preset?.maximumAvailable ?? input.maximumAvailable ?? bucket.maximumAvailable;
+      bucket.restoreRate = preset?.restoreRate ?? input.restoreRate ?? bucket.restoreRate;
+      bucket.available = bucket.maximumAvailable;
+      return { maximumAvailable: bucket.maximumAvailable, restoreRate: bucket.restoreRate };
+    }
+    // POST /_control/shopify/{shop}/drop-after-apply {count}: the next mutations are applied, then the
+    // connection drops before the answer (what a client sees when a network fails after Shopify committed).
+    if (action === 'drop-after-apply') {
+      const count = Number((body as { count?: number }).count ?? 1);
+      if (!Number.isInteger(count) || count < 0) throw httpError(400, 'count must be a whole number');
+      store.shop(name).dropAfterApply = count;
+      return { count };
+    }
+    // POST /_control/shopify/{shop}/expire-tokens: the shop's expiring access tokens lapse now (as after an hour).
+    if (action === 'expire-tokens') {
+      let expired = 0;
+      for (const grant of store.tokens.values())
+        if (grant.shop === name && grant.expiresAt !== null) {
+          grant.expiresAt = Date.now() - 1;
+          expired++;
+        }
+      return { expired };
+    }
+    if (action !== 'uninstall') throw httpError(404, `Unknown action ${action}`);
+    const clientId = (body as { clientId?: string }).clientId ?? SANDBOX_APPS.shopify.apiKey;
+    if (!store.uninstall(name, clientId)) throw httpError(404, `The app is not installed on ${name}`);
+    return { ok: true };
+  };
+  ctx.registerControl('shopify', control);
+};
+
+function servedVersion(requested: string): string | null {
+  if (!/^\d{4}-\d{2}$/.test(requested) && requested !== 'unstable') return null;
+  if (requested === 'unstable') return API_VERSIONS[API_VERSIONS.length - 1] as string;
+  // A retired version is served by the oldest supported one; a future one by the newest.
+  if (requested < (API_VERSIONS[0] as string)) return API_VERSIONS[0] as string;
+  const known = [...API_VERSIONS].reverse().find((v) => v <= requested);
+  return known ?? (API_VERSIONS[0] as string);
+}
+
+function hang(req: FastifyRequest, reply: FastifyReply, ms: number) {
+  reply.hijack();
+  const timer = setTimeout(() => req.raw.socket?.destroy(), ms);
+  req.raw.socket?.once('close', () => clearTimeout(timer));
+  return reply;
+}
+
+function formatError(err: GraphQLError) {
+  const out: Record<string, unknown> = { message: err.message };
+  if (err.locations) out.locations = err.locations;
+  if (err.path) out.path = err.path;
+  if (err.extensions && Object.keys(err.extensions).length > 0) out.extensions = err.extensions;
+  return out;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+function httpError(statusCode: number, message: string) {
+  return Object.assign(new Error(message), { statusCode });
+}
+
+function findSku(store: ShopifyStore, shop: Shop, sku: string): ShopVariant {
+  const variant = store.variantBySku(shop, sku);
+  if (!variant) throw httpError(404, `No variant with SKU ${sku} in ${shop.name}`);
+  return variant;
+}
+
+function findLocationOrFirst(shop: Shop, location: string | undefined): ShopLocation {
+  if (!location) return shop.locations[0] as ShopLocation;
+  const id = parseGid(location, 'Location') ?? (/^\d+$/.test(location) ? Number(location) : null);
+  const found = shop.locations.find((l) => l.id === id || l.name === location);
+  if (!found) throw httpError(404, `No location ${location} in ${shop.name}`);
+  return found;
+}

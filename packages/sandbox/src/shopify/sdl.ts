@@ -1,0 +1,269 @@
+/**
+ * The subset of Shopify's Admin GraphQL schema (2025-01) the simulator serves. Names, arguments and
+ * payload shapes follow Shopify's; a query written for the real API against these fields runs unchanged.
+ */
+export const SDL = /* GraphQL */ `
+scalar DateTime
+scalar Decimal
+scalar Money
+scalar URL
+scalar HTML
+
+interface Node { id: ID! }
+
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+
+enum CurrencyCode { USD EUR GBP CAD AUD }
+type MoneyV2 { amount: Decimal! currencyCode: CurrencyCode! }
+type MoneyBag { shopMoney: MoneyV2! presentmentMoney: MoneyV2! }
+
+type Domain { host: String! url: URL! }
+type Shop implements Node {
+  id: ID! name: String! email: String! myshopifyDomain: String! currencyCode: CurrencyCode!
+  ianaTimezone: String! url: URL! primaryDomain: Domain! createdAt: DateTime!
+}
+
+type LocationAddress {
+  address1: String address2: String city: String province: String provinceCode: String zip: String
+  country: String countryCode: String formatted: [String!]!
+}
+type Location implements Node {
+  id: ID! name: String! isActive: Boolean! fulfillsOnlineOrders: Boolean! address: LocationAddress!
+  createdAt: DateTime! updatedAt: DateTime!
+  inventoryLevel(inventoryItemId: ID!): InventoryLevel
+  inventoryLevels(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryLevelConnection!
+}
+type LocationEdge { cursor: String! node: Location! }
+type LocationConnection { edges: [LocationEdge!]! nodes: [Location!]! pageInfo: PageInfo! }
+enum LocationSortKeys { ID NAME RELEVANCE }
+
+enum ProductStatus { ACTIVE ARCHIVED DRAFT }
+type ProductOptionValue { id: ID! name: String! hasVariants: Boolean! }
+type ProductOption { id: ID! name: String! position: Int! values: [String!]! optionValues: [ProductOptionValue!]! }
+type Image { id: ID url: URL! altText: String }
+type ImageEdge { cursor: String! node: Image! }
+type ImageConnection { edges: [ImageEdge!]! nodes: [Image!]! pageInfo: PageInfo! }
+type Product implements Node {
+  id: ID! title: String! handle: String! vendor: String! productType: String! descriptionHtml: HTML!
+  description: String! status: ProductStatus! tags: [String!]! createdAt: DateTime! updatedAt: DateTime!
+  totalInventory: Int! hasOnlyDefaultVariant: Boolean!
+  options(first: Int): [ProductOption!]!
+  images(first: Int, after: String, last: Int, before: String, reverse: Boolean): ImageConnection!
+  variants(first: Int, after: String, last: Int, before: String, reverse: Boolean): ProductVariantConnection!
+}
+type ProductEdge { cursor: String! node: Product! }
+type ProductConnection { edges: [ProductEdge!]! nodes: [Product!]! pageInfo: PageInfo! }
+enum ProductSortKeys { ID TITLE UPDATED_AT CREATED_AT PRODUCT_TYPE VENDOR RELEVANCE }
+
+type SelectedOption { name: String! value: String! }
+type ProductVariant implements Node {
+  id: ID! title: String! displayName: String! sku: String barcode: String price: Money! compareAtPrice: Money
+  position: Int! inventoryQuantity: Int selectedOptions: [SelectedOption!]! createdAt: DateTime! updatedAt: DateTime!
+  product: Product! inventoryItem: InventoryItem!
+}
+type ProductVariantEdge { cursor: String! node: ProductVariant! }
+type ProductVariantConnection { edges: [ProductVariantEdge!]! nodes: [ProductVariant!]! pageInfo: PageInfo! }
+enum ProductVariantSortKeys { ID SKU TITLE POSITION INVENTORY_QUANTITY RELEVANCE }
+
+type InventoryItem implements Node {
+  id: ID! sku: String tracked: Boolean! requiresShipping: Boolean! createdAt: DateTime! updatedAt: DateTime!
+  variant: ProductVariant!
+  inventoryLevel(locationId: ID!): InventoryLevel
+  inventoryLevels(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryLevelConnection!
+}
+type InventoryItemEdge { cursor: String! node: InventoryItem! }
+type InventoryItemConnection { edges: [InventoryItemEdge!]! nodes: [InventoryItem!]! pageInfo: PageInfo! }
+
+type InventoryQuantity { id: ID! name: String! quantity: Int! updatedAt: DateTime }
+type InventoryLevel implements Node {
+  id: ID! item: InventoryItem! location: Location! createdAt: DateTime! updatedAt: DateTime! canDeactivate: Boolean!
+  quantities(names: [String!]!): [InventoryQuantity!]!
+}
+type InventoryLevelEdge { cursor: String! node: InventoryLevel! }
+type InventoryLevelConnection { edges: [InventoryLevelEdge!]! nodes: [InventoryLevel!]! pageInfo: PageInfo! }
+
+type InventoryChange { name: String! delta: Int! quantityAfterChange: Int item: InventoryItem location: Location ledgerDocumentUri: URL }
+type InventoryAdjustmentGroup { id: ID! createdAt: DateTime! reason: String! referenceDocumentUri: URL changes(inventoryItemIds: [ID!], locationIds: [ID!], quantityNames: [String!]): [InventoryChange!]! }
+
+type Customer { id: ID! firstName: String lastName: String displayName: String! email: String }
+type MailingAddress {
+  name: String address1: String address2: String city: String province: String provinceCode: String zip: String
+  country: String countryCodeV2: String phone: String
+}
+type LineItem {
+  id: ID! sku: String title: String! name: String! variantTitle: String quantity: Int! currentQuantity: Int!
+  refundableQuantity: Int! unfulfilledQuantity: Int! variant: ProductVariant product: Product
+  originalUnitPriceSet: MoneyBag! discountedUnitPriceSet: MoneyBag!
+}
+type LineItemEdge { cursor: String! node: LineItem! }
+type LineItemConnection { edges: [LineItemEdge!]! nodes: [LineItem!]! pageInfo: PageInfo! }
+
+enum FulfillmentOrderStatus { OPEN IN_PROGRESS CLOSED CANCELLED INCOMPLETE ON_HOLD SCHEDULED }
+enum DeliveryMethodType { SHIPPING PICK_UP LOCAL NONE RETAIL SHIPPING_EXPRESS }
+type DeliveryMethod { id: ID! methodType: DeliveryMethodType! }
+type FulfillmentOrderAssignedLocation { name: String! location: Location }
+type FulfillmentOrderLineItem { id: ID! totalQuantity: Int! remainingQuantity: Int! sku: String lineItem: LineItem! }
+type FulfillmentOrderLineItemEdge { cursor: String! node: FulfillmentOrderLineItem! }
+type FulfillmentOrderLineItemConnection { edges: [FulfillmentOrderLineItemEdge!]! nodes: [FulfillmentOrderLineItem!]! pageInfo: PageInfo! }
+type FulfillmentOrder implements Node {
+  id: ID! status: FulfillmentOrderStatus! createdAt: DateTime! updatedAt: DateTime! orderId: ID! order: Order!
+  assignedLocation: FulfillmentOrderAssignedLocation! deliveryMethod: DeliveryMethod
+  lineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): FulfillmentOrderLineItemConnection!
+}
+type FulfillmentOrderEdge { cursor: String! node: FulfillmentOrder! }
+type FulfillmentOrderConnection { edges: [FulfillmentOrderEdge!]! nodes: [FulfillmentOrder!]! pageInfo: PageInfo! }
+
+enum FulfillmentStatus { SUCCESS CANCELLED ERROR FAILURE OPEN PENDING }
+type FulfillmentTrackingInfo { company: String number: String url: URL }
+type Fulfillment implements Node {
+  id: ID! status: FulfillmentStatus! createdAt: DateTime! location: Location trackingInfo(first: Int): [FulfillmentTrackingInfo!]!
+  totalQuantity: Int!
+}
+
+enum OrderTransactionKind { SALE CAPTURE AUTHORIZATION VOID REFUND CHANGE EMV_AUTHORIZATION SUGGESTED_REFUND }
+enum OrderTransactionStatus { SUCCESS FAILURE PENDING ERROR AWAITING_RESPONSE UNKNOWN }
+type OrderTransaction { id: ID! kind: OrderTransactionKind! status: OrderTransactionStatus! gateway: String! amountSet: MoneyBag! parentTransaction: OrderTransaction createdAt: DateTime! }
+
+enum RestockType { RETURN CANCEL NO_RESTOCK LEGACY_RESTOCK }
+type RefundLineItem { lineItem: LineItem! quantity: Int! restockType: RestockType! location: Location subtotalSet: MoneyBag! }
+type RefundLineItemEdge { cursor: String! node: RefundLineItem! }
+type RefundLineItemConnection { edges: [RefundLineItemEdge!]! nodes: [RefundLineItem!]! pageInfo: PageInfo! }
+type Refund implements Node {
+  id: ID! createdAt: DateTime! note: String totalRefundedSet: MoneyBag! order: Order!
+  refundLineItems(first: Int, after: String): RefundLineItemConnection!
+}
+
+enum OrderDisplayFinancialStatus { PENDING AUTHORIZED PARTIALLY_PAID PARTIALLY_REFUNDED VOIDED PAID REFUNDED EXPIRED }
+enum OrderDisplayFulfillmentStatus { UNFULFILLED PARTIALLY_FULFILLED FULFILLED RESTOCKED PENDING_FULFILLMENT OPEN IN_PROGRESS ON_HOLD SCHEDULED REQUEST_DECLINED }
+type Order implements Node {
+  id: ID! name: String! email: String createdAt: DateTime! updatedAt: DateTime! processedAt: DateTime!
+  cancelledAt: DateTime closed: Boolean! currencyCode: CurrencyCode!
+  displayFinancialStatus: OrderDisplayFinancialStatus displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
+  customer: Customer shippingAddress: MailingAddress
+  totalPriceSet: MoneyBag! currentTotalPriceSet: MoneyBag! subtotalPriceSet: MoneyBag! totalShippingPriceSet: MoneyBag!
+  totalRefundedSet: MoneyBag! totalReceivedSet: MoneyBag!
+  lineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): LineItemConnection!
+  fulfillmentOrders(first: Int, after: String, last: Int, before: String, reverse: Boolean, displayable: Boolean): FulfillmentOrderConnection!
+  fulfillments(first: Int): [Fulfillment!]!
+  refunds(first: Int): [Refund!]!
+  transactions(first: Int): [OrderTransaction!]!
+}
+type OrderEdge { cursor: String! node: Order! }
+type OrderConnection { edges: [OrderEdge!]! nodes: [Order!]! pageInfo: PageInfo! }
+enum OrderSortKeys { ID CREATED_AT UPDATED_AT PROCESSED_AT ORDER_NUMBER TOTAL_PRICE RELEVANCE }
+
+enum WebhookSubscriptionTopic {
+  APP_UNINSTALLED INVENTORY_LEVELS_UPDATE INVENTORY_ITEMS_UPDATE ORDERS_CREATE ORDERS_UPDATED ORDERS_FULFILLED
+  REFUNDS_CREATE PRODUCTS_CREATE PRODUCTS_UPDATE FULFILLMENTS_CREATE
+}
+enum WebhookSubscriptionFormat { JSON XML }
+type WebhookHttpEndpoint { callbackUrl: URL! }
+union WebhookSubscriptionEndpoint = WebhookHttpEndpoint
+type WebhookSubscription implements Node {
+  id: ID! topic: WebhookSubscriptionTopic! format: WebhookSubscriptionFormat! callbackUrl: URL!
+  endpoint: WebhookSubscriptionEndpoint! uri: String! createdAt: DateTime! updatedAt: DateTime!
+}
+type WebhookSubscriptionEdge { cursor: String! node: WebhookSubscription! }
+type WebhookSubscriptionConnection { edges: [WebhookSubscriptionEdge!]! nodes: [WebhookSubscription!]! pageInfo: PageInfo! }
+
+type Query {
+  shop: Shop!
+  node(id: ID!): Node
+  location(id: ID): Location
+  locations(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: LocationSortKeys, includeInactive: Boolean): LocationConnection!
+  product(id: ID!): Product
+  products(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: ProductSortKeys): ProductConnection!
+  productVariant(id: ID!): ProductVariant
+  productVariants(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: ProductVariantSortKeys): ProductVariantConnection!
+  inventoryItem(id: ID!): InventoryItem
+  inventoryItems(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryItemConnection!
+  inventoryLevel(id: ID!): InventoryLevel
+  order(id: ID!): Order
+  orders(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: OrderSortKeys): OrderConnection!
+  fulfillmentOrder(id: ID!): FulfillmentOrder
+  webhookSubscription(id: ID!): WebhookSubscription
+  webhookSubscriptions(first: Int, after: String, last: Int, before: String, reverse: Boolean, topics: [WebhookSubscriptionTopic!], callbackUrl: URL, format: WebhookSubscriptionFormat): WebhookSubscriptionConnection!
+}
+
+type UserError { field: [String!] message: String! }
+type InventorySetQuantitiesUserError { field: [String!] message: String! code: String }
+type InventoryAdjustQuantitiesUserError { field: [String!] message: String! code: String }
+type ProductVariantsBulkCreateUserError { field: [String!] message: String! code: String }
+type ProductVariantsBulkUpdateUserError { field: [String!] message: String! code: String }
+type FulfillmentCreateUserError { field: [String!] message: String! }
+
+input InventoryQuantityInput { inventoryItemId: ID! locationId: ID! quantity: Int! compareQuantity: Int changeFromQuantity: Int }
+input InventorySetQuantitiesInput {
+  name: String! reason: String! referenceDocumentUri: String ignoreCompareQuantity: Boolean quantities: [InventoryQuantityInput!]!
+}
+type InventorySetQuantitiesPayload { inventoryAdjustmentGroup: InventoryAdjustmentGroup userErrors: [InventorySetQuantitiesUserError!]! }
+
+input InventoryChangeInput { delta: Int! inventoryItemId: ID! locationId: ID! ledgerDocumentUri: String changeFromQuantity: Int }
+input InventoryAdjustQuantitiesInput { name: String! reason: String! referenceDocumentUri: String changes: [InventoryChangeInput!]! }
+type InventoryAdjustQuantitiesPayload { inventoryAdjustmentGroup: InventoryAdjustmentGroup userErrors: [InventoryAdjustQuantitiesUserError!]! }
+
+input OptionValueCreateInput { name: String }
+input OptionCreateInput { name: String values: [OptionValueCreateInput!] position: Int }
+input ProductCreateInput {
+  title: String descriptionHtml: String vendor: String productType: String status: ProductStatus tags: [String!] handle: String
+  productOptions: [OptionCreateInput!]
+}
+input ProductUpdateInput {
+  id: ID! title: String descriptionHtml: String vendor: String productType: String status: ProductStatus tags: [String!] handle: String
+}
+input ProductInput {
+  id: ID title: String descriptionHtml: String vendor: String productType: String status: ProductStatus tags: [String!] handle: String
+  productOptions: [OptionCreateInput!]
+}
+enum MediaContentType { IMAGE VIDEO EXTERNAL_VIDEO MODEL_3D }
+input CreateMediaInput { originalSource: String! mediaContentType: MediaContentType! alt: String }
+type ProductCreatePayload { product: Product userErrors: [UserError!]! }
+type ProductUpdatePayload { product: Product userErrors: [UserError!]! }
+
+input VariantOptionValueInput { optionName: String name: String id: ID optionId: ID }
+input InventoryItemInput { sku: String tracked: Boolean requiresShipping: Boolean cost: Decimal }
+input InventoryLevelInput { availableQuantity: Int! locationId: ID! }
+input ProductVariantsBulkInput {
+  id: ID barcode: String price: Money compareAtPrice: Money taxable: Boolean
+  optionValues: [VariantOptionValueInput!] inventoryItem: InventoryItemInput inventoryQuantities: [InventoryLevelInput!]
+  inventoryPolicy: String
+}
+enum ProductVariantsBulkCreateStrategy { DEFAULT REMOVE_STANDALONE_VARIANT PRESERVE_STANDALONE_VARIANT }
+type ProductVariantsBulkCreatePayload { product: Product productVariants: [ProductVariant!] userErrors: [ProductVariantsBulkCreateUserError!]! }
+type ProductVariantsBulkUpdatePayload { product: Product productVariants: [ProductVariant!] userErrors: [ProductVariantsBulkUpdateUserError!]! }
+
+input FulfillmentOrderLineItemInput { id: ID! quantity: Int! }
+input FulfillmentOrderLineItemsInput { fulfillmentOrderId: ID! fulfillmentOrderLineItems: [FulfillmentOrderLineItemInput!] }
+input FulfillmentTrackingInput { company: String number: String url: URL numbers: [String!] urls: [URL!] }
+input FulfillmentInput {
+  lineItemsByFulfillmentOrder: [FulfillmentOrderLineItemsInput!]! notifyCustomer: Boolean trackingInfo: FulfillmentTrackingInput
+}
+type FulfillmentCreatePayload { fulfillment: Fulfillment userErrors: [FulfillmentCreateUserError!]! }
+
+input RefundLineItemInput { lineItemId: ID! quantity: Int! restockType: RestockType locationId: ID }
+enum OrderTransactionKindInput { REFUND }
+input OrderTransactionInput { orderId: ID! gateway: String! kind: OrderTransactionKind! amount: Money! parentId: ID }
+input ShippingRefundInput { amount: Money fullRefund: Boolean }
+input RefundInput {
+  orderId: ID! note: String notify: Boolean currency: CurrencyCode
+  refundLineItems: [RefundLineItemInput!] transactions: [OrderTransactionInput!] shipping: ShippingRefundInput
+}
+type RefundCreatePayload { refund: Refund order: Order userErrors: [UserError!]! }
+
+input WebhookSubscriptionInput { callbackUrl: URL format: WebhookSubscriptionFormat includeFields: [String!] }
+type WebhookSubscriptionCreatePayload { webhookSubscription: WebhookSubscription userErrors: [UserError!]! }
+type WebhookSubscriptionDeletePayload { deletedWebhookSubscriptionId: ID userErrors: [UserError!]! }
+
+type Mutation {
+  inventorySetQuantities(input: InventorySetQuantitiesInput!): InventorySetQuantitiesPayload
+  inventoryAdjustQuantities(input: InventoryAdjustQuantitiesInput!): InventoryAdjustQuantitiesPayload
+  productCreate(product: ProductCreateInput, input: ProductInput, media: [CreateMediaInput!]): ProductCreatePayload
+  productUpdate(product: ProductUpdateInput, input: ProductInput, media: [CreateMediaInput!]): ProductUpdatePayload
+  productVariantsBulkCreate(productId: ID!, variants: [ProductVariantsBulkInput!]!, strategy: ProductVariantsBulkCreateStrategy, media: [CreateMediaInput!]): ProductVariantsBulkCreatePayload
+  productVariantsBulkUpdate(productId: ID!, variants: [ProductVariantsBulkInput!]!, allowPartialUpdates: Boolean): ProductVariantsBulkUpdatePayload
+  fulfillmentCreate(fulfillment: FulfillmentInput!, message: String): FulfillmentCreatePayload
+  refundCreate(input: RefundInput!): RefundCreatePayload
+  webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!, webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
+  webhookSubscriptionDelete(id: ID!): WebhookSubscriptionDeletePayload
+}
+`;

@@ -1,0 +1,906 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { SANDBOX_APPS } from '../apps.ts';
+import type { SandboxContext, ShopSnapshot } from '../context.ts';
+import { createRng, seedFrom } from '../rng.ts';
+import { type SeedOptions, seedCatalog } from '../seed.ts';
+
+/**
+ * The state of the simulated Shopify shops: one in-memory shop per name, created on first use and seeded
+ * from the shared catalog. Everything is keyed by Shopify's own numeric ids (shown as GIDs in GraphQL and
+ * as numbers in webhook payloads, as Shopify does).
+ */
+
+export const API_VERSIONS = ['2024-10', '2025-01', '2025-04', '2025-07', '2025-10', '2026-01'] as const;
+export const DEFAULT_API_VERSION = '2025-01';
+/**
+ * Admin GraphQL cost buckets by Shopify plan (points, points per second). A new shop is on "standard";
+ * tests and the demo can move a shop to another plan with POST /_control/shopify/{shop}/plan.
+ */
+export const PLANS = {
+  standard: { maximumAvailable: 1000, restoreRate: 50 },
+  advanced: { maximumAvailable: 4000, restoreRate: 200 },
+  plus: { maximumAvailable: 20000, restoreRate: 1000 },
+  enterprise: { maximumAvailable: 40000, restoreRate: 2000 },
+} as const;
+export type PlanName = keyof typeof PLANS;
+
+export const SHOP_NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_]*$/;
+
+export const QUANTITY_NAMES = [
+  'available',
+  'on_hand',
+  'committed',
+  'reserved',
+  'incoming',
+  'damaged',
+  'safety_stock',
+  'quality_control',
+] as const;
+export type QuantityName = (typeof QUANTITY_NAMES)[number];
+
+export interface ShopLocation {
+  id: number;
+  name: string;
+  isActive: boolean;
+  fulfillsOnlineOrders: boolean;
+  address: { address1: string; city: string; province: string; zip: string; countryCode: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShopImage {
+  id: number;
+  url: string;
+  altText: string | null;
+}
+
+export interface ShopProduct {
+  id: number;
+  title: string;
+  handle: string;
+  vendor: string;
+  productType: string;
+  descriptionHtml: string;
+  status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+  tags: string[];
+  options: { id: number; name: string; values: string[] }[];
+  variantIds: number[];
+  images: ShopImage[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShopVariant {
+  id: number;
+  productId: number;
+  title: string;
+  sku: string;
+  barcode: string | null;
+  /** Minor units. */
+  price: number;
+  compareAtPrice: number | null;
+  position: number;
+  selectedOptions: { name: string; value: string }[];
+  inventoryItemId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShopInventoryItem {
+  id: number;
+  variantId: number;
+  tracked: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Stored quantities of one item at one location; `on_hand` is derived. */
+export interface ShopLevel {
+  available: number;
+  committed: number;
+  reserved: number;
+  incoming: number;
+  damaged: number;
+  safety_stock: number;
+  quality_control: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShopLineItem {
+  id: number;
+  variantId: number | null;
+  productId: number | null;
+  sku: string | null;
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  /** Minor units, per unit. */
+  price: number;
+  refundedQuantity: number;
+}
+
+export interface ShopFulfillmentOrder {
+  id: number;
+  locationId: number;
+  status: 'OPEN' | 'IN_PROGRESS' | 'CLOSED' | 'CANCELLED';
+  methodType: 'SHIPPING' | 'PICK_UP';
+  lineItems: { id: number; lineItemId: number; totalQuantity: number; remainingQuantity: number }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShopFulfillment {
+  id: number;
+  status: 'SUCCESS';
+  locationId: number;
+  tracking: { company: string | null; number: string | null; url: string | null }[];
+  lines: { lineItemId: number; quantity: number }[];
+  createdAt: string;
+}
+
+export interface ShopTransaction {
+  id: number;
+  kind: 'SALE' | 'REFUND';
+  gateway: string;
+  status: 'SUCCESS';
+  amount: number;
+  parentId: number | null;
+  createdAt: string;
+}
+
+export interface ShopRefund {
+  id: number;
+  note: string | null;
+  amount: number;
+  lines: { lineItemId: number; quantity: number; restockType: string; locationId: number | null }[];
+  createdAt: string;
+}
+
+export interface ShopOrder {
+  id: number;
+  number: number;
+  name: string;
+  email: string | null;
+  customer: { id: number; firstName: string; lastName: string; email: string } | null;
+  shippingAddress: {
+    name: string;
+    address1: string;
+    city: string;
+    province: string;
+    zip: string;
+    countryCode: string;
+  } | null;
+  currency: string;
+  lineItems: ShopLineItem[];
+  /** Minor units. */
+  shippingPrice: number;
+  fulfillmentOrders: ShopFulfillmentOrder[];
+  fulfillments: ShopFulfillment[];
+  transactions: ShopTransaction[];
+  refunds: ShopRefund[];
+  cancelledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookTopic =
+  | 'APP_UNINSTALLED'
+  | 'INVENTORY_LEVELS_UPDATE'
+  | 'INVENTORY_ITEMS_UPDATE'
+  | 'ORDERS_CREATE'
+  | 'ORDERS_UPDATED'
+  | 'ORDERS_FULFILLED'
+  | 'REFUNDS_CREATE'
+  | 'PRODUCTS_CREATE'
+  | 'PRODUCTS_UPDATE'
+  | 'FULFILLMENTS_CREATE';
+export const WEBHOOK_TOPICS: WebhookTopic[] = [
+  'APP_UNINSTALLED',
+  'INVENTORY_LEVELS_UPDATE',
+  'INVENTORY_ITEMS_UPDATE',
+  'ORDERS_CREATE',
+  'ORDERS_UPDATED',
+  'ORDERS_FULFILLED',
+  'REFUNDS_CREATE',
+  'PRODUCTS_CREATE',
+  'PRODUCTS_UPDATE',
+  'FULFILLMENTS_CREATE',
+];
+/** ORDERS_CREATE → orders/create, as Shopify's X-Shopify-Topic header names it. */
+export const topicHeader = (topic: WebhookTopic) => {
+  const [first, ...rest] = topic.toLowerCase().split('_');
+  // APP_UNINSTALLED → app/uninstalled; INVENTORY_LEVELS_UPDATE → inventory_levels/update.
+  const action = rest.pop() as string;
+  return `${[first, ...rest].join('_')}/${action}`;
+};
+
+export interface WebhookSubscription {
+  id: number;
+  topic: WebhookTopic;
+  callbackUrl: string;
+  format: 'JSON';
+  clientId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Installation {
+  clientId: string;
+  scope: string[];
+  tokens: Set<string>;
+}
+
+/** One simulated shop. */
+export interface Shop {
+  name: string;
+  shopId: number;
+  currency: string;
+  createdAt: string;
+  locations: ShopLocation[];
+  products: Map<number, ShopProduct>;
+  variants: Map<number, ShopVariant>;
+  items: Map<number, ShopInventoryItem>;
+  /** inventory item id → location id → level. */
+  levels: Map<number, Map<number, ShopLevel>>;
+  orders: Map<number, ShopOrder>;
+  subscriptions: Map<number, WebhookSubscription>;
+  /** Cost bucket (points) for the Admin GraphQL API, per app and shop; see cost.ts. */
+  bucket: { available: number; at: number; maximumAvailable: number; restoreRate: number };
+  /** Control: how many of the next mutations are applied and then lose their answer (a dropped connection). */
+  dropAfterApply: number;
+  /** 2026-01+ @idempotent keys (per app): what the mutation asked and its answer (null while running). */
+  idempotency: Map<string, { fingerprint: string; data: unknown }>;
+  nextId: () => number;
+  nextOrderNumber: () => number;
+  adjustmentGroups: number;
+}
+
+export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
+
+/** The numeric id of a GID of the given type, or null. */
+export function parseGid(value: unknown, type: string): number | null {
+  if (typeof value !== 'string') return null;
+  const m = /^gid:\/\/shopify\/([A-Za-z]+)\/(\d+)(\?.*)?$/.exec(value);
+  if (!m || m[1] !== type) return null;
+  const n = Number(m[2]);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Shopify's DateTime: ISO 8601 to the second. */
+export const isoNow = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Minor units → Shopify's decimal string ("12.5" style is never used; always two decimals). */
+export const money = (minor: number) => {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
+/** Shopify's decimal string → minor units (no floating point). */
+export function parseMoney(value: unknown): number | null {
+  const text = typeof value === 'number' ? value.toFixed(2) : value;
+  if (typeof text !== 'string') return null;
+  const m = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m) return null;
+  const minor = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'));
+  return m[1] ? -minor : minor;
+}
+
+export const onHand = (l: ShopLevel) =>
+  l.available + l.committed + l.reserved + l.damaged + l.safety_stock + l.quality_control;
+
+export function quantityOf(level: ShopLevel, name: string): number | null {
+  if (name === 'on_hand') return onHand(level);
+  if ((QUANTITY_NAMES as readonly string[]).includes(name)) return level[name as Exclude<QuantityName, 'on_hand'>];
+  return null;
+}
+
+const FIRST_NAMES = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe', 'Ethan', 'Ivy', 'Owen'];
+const LAST_NAMES = ['Nguyen', 'Garcia', 'Patel', 'Smith', 'Kim', 'Olsen', 'Rossi', 'Brown'];
+
+/** The simulated shops, the OAuth grants and the webhooks they send. */
+export class ShopifyStore {
+  readonly shops = new Map<string, Shop>();
+  /** access token → shop name and client id. */
+  readonly tokens = new Map<string, { shop: string; clientId: string; scope: string[]; expiresAt: number | null }>();
+  /** refresh token → access token it renews. */
+  readonly refreshTokens = new Map<string, { shop: string; clientId: string; scope: string[]; expiresAt: number }>();
+  /** shop name → client id → installation. */
+  readonly installations = new Map<string, Map<string, Installation>>();
+  readonly codes = new Map<string, { shop: string; clientId: string; scope: string[]; expiresAt: number }>();
+  readonly ctx: SandboxContext;
+
+  constructor(ctx: SandboxContext) {
+    this.ctx = ctx;
+  }
+
+  /** The app credentials this simulator accepts (Shopify's Partner dashboard, for the sandbox). */
+  appSecret(clientId: string): string | null {
+    return clientId === SANDBOX_APPS.shopify.apiKey ? SANDBOX_APPS.shopify.apiSecret : null;
+  }
+
+  shop(name: string): Shop {
+    let shop = this.shops.get(name);
+    if (!shop) {
+      shop = this.seed(name, {});
+      this.shops.set(name, shop);
+    }
+    return shop;
+  }
+
+  reset(name: string, options: SeedOptions): Shop {
+    const shop = this.seed(name, options);
+    this.shops.set(name, shop);
+    return shop;
+  }
+
+  private seed(name: string, options: SeedOptions): Shop {
+    const baseSeed = options.seed ?? this.ctx.options.seed ?? 20261122;
+    const size = this.ctx.options.shopSize ?? {};
+    const catalog = seedCatalog({
+      seed: (baseSeed ^ seedFrom(name)) >>> 0,
+      products: options.products ?? size.products,
+      locations: options.locations ?? size.locations,
+      variantsPerProduct: options.variantsPerProduct ?? size.variantsPerProduct,
+    });
+    const counters = { id: 1_000_000, order: 1000 };
+    const start = Date.now() - 30 * 86_400_000;
+    const created = isoNow(start);
+    const shop: Shop = {
+      name,
+      shopId: 60_000_000_000 + (seedFrom(name) % 1_000_000_000),
+      currency: catalog.currency,
+      createdAt: created,
+      locations: [],
+      products: new Map(),
+      variants: new Map(),
+      items: new Map(),
+      levels: new Map(),
+      orders: new Map(),
+      subscriptions: new Map(),
+      bucket: { available: -1, at: Date.now(), ...PLANS.standard },
+      dropAfterApply: 0,
+      idempotency: new Map(),
+      nextId: () => 7_000_000_000_000 + ++counters.id,
+      nextOrderNumber: () => ++counters.order,
+      adjustmentGroups: 0,
+    };
+    const locationIds = new Map<string, number>();
+    for (const loc of catalog.locations) {
+      const id = 60_000_000_000 + shop.locations.length + 1 + (seedFrom(`${name}:${loc.key}`) % 1_000_000) * 10;
+      locationIds.set(loc.key, id);
+      shop.locations.push({
+        id,
+        name: loc.name,
+        isActive: true,
+        fulfillsOnlineOrders: true,
+        address: {
+          address1: loc.address1,
+          city: loc.city,
+          province: loc.province,
+          zip: loc.zip,
+          countryCode: loc.country,
+        },
+        createdAt: created,
+        updatedAt: created,
+      });
+    }
+    for (const p of catalog.products) {
+      const productId = shop.nextId();
+      const product: ShopProduct = {
+        id: productId,
+        title: p.title,
+        handle: p.handle,
+        vendor: p.vendor,
+        productType: p.productType,
+        descriptionHtml: `<p>${p.description}</p>`,
+        status: 'ACTIVE',
+        tags: p.tags,
+        options: p.optionNames.map((optionName, i) => ({
+          id: shop.nextId(),
+          name: optionName,
+          values: [...new Set(p.variants.map((v) => v.options[i] as string))],
+        })),
+        variantIds: [],
+        images: [],
+        createdAt: created,
+        updatedAt: created,
+      };
+      shop.products.set(productId, product);
+      p.variants.forEach((v, position) => {
+        const variant = this.addVariant(shop, product, {
+          sku: v.sku,
+          barcode: v.barcode,
+          price: v.price,
+          compareAtPrice: v.compareAtPrice,
+          options: v.options,
+          position: position + 1,
+          at: created,
+        });
+        const stock = catalog.stock.get(v.sku);
+        for (const [key, qty] of stock ?? []) {
+          const level = this.level(shop, variant.inventoryItemId, locationIds.get(key) as number, true, created);
+          level.available = qty;
+        }
+      });
+    }
+    this.seedOrders(shop, (baseSeed ^ seedFrom(`${name}:orders`)) >>> 0);
+    return shop;
+  }
+
+  /** A few historical orders: two fulfilled, three waiting (their units committed, on top of the seed stock). */
+  private seedOrders(shop: Shop, seed: number) {
+    const rng = createRng(seed);
+    const variants = [...shop.variants.values()];
+    if (variants.length === 0 || shop.locations.length === 0) return;
+    for (let n = 0; n < 5; n++) {
+      const at = Date.now() - (5 - n) * 6 * 3_600_000;
+      const lines = Array.from({ length: rng.int(1, 3) }, () => ({
+        variant: rng.pick(variants),
+        quantity: rng.int(1, 2),
+      }));
+      const unique = [...new Map(lines.map((l) => [l.variant.id, l])).values()];
+      const location = shop.locations[n % shop.locations.length] as ShopLocation;
+      const order = this.createOrder(shop, {
+        lines: unique.map((l) => ({ variant: l.variant, quantity: l.quantity })),
+        location,
+        at: isoNow(at),
+        rng,
+        commit: false,
+      });
+      if (n < 2) {
+        for (const fo of order.fulfillmentOrders) {
+          order.fulfillments.push({
+            id: shop.nextId(),
+            status: 'SUCCESS',
+            locationId: fo.locationId,
+            tracking: [{ company: 'UPS', number: `1Z${String(order.id).slice(-10)}`, url: null }],
+            lines: fo.lineItems.map((l) => ({ lineItemId: l.lineItemId, quantity: l.remainingQuantity })),
+            createdAt: order.createdAt,
+          });
+          for (const l of fo.lineItems) l.remainingQuantity = 0;
+          fo.status = 'CLOSED';
+        }
+      } else {
+        for (const l of order.lineItems) {
+          const variant = shop.variants.get(l.variantId as number) as ShopVariant;
+          this.level(shop, variant.inventoryItemId, location.id, true, order.createdAt).committed += l.quantity;
+        }
+      }
+    }
+  }
+
+  addVariant(
+    shop: Shop,
+    product: ShopProduct,
+    input: {
+      sku: string;
+      barcode: string | null;
+      price: number;
+      compareAtPrice: number | null;
+      options: string[];
+      position: number;
+      at: string;
+      tracked?: boolean;
+    },
+  ): ShopVariant {
+    const variant: ShopVariant = {
+      id: shop.nextId(),
+      productId: product.id,
+      title: input.options.join(' / ') || 'Default Title',
+      sku: input.sku,
+      barcode: input.barcode,
+      price: input.price,
+      compareAtPrice: input.compareAtPrice,
+      position: input.position,
+      selectedOptions: product.options.map((o, i) => ({ name: o.name, value: input.options[i] ?? 'Default Title' })),
+      inventoryItemId: shop.nextId(),
+      createdAt: input.at,
+      updatedAt: input.at,
+    };
+    shop.variants.set(variant.id, variant);
+    shop.items.set(variant.inventoryItemId, {
+      id: variant.inventoryItemId,
+      variantId: variant.id,
+      tracked: input.tracked ?? true,
+      createdAt: input.at,
+      updatedAt: input.at,
+    });
+    shop.levels.set(variant.inventoryItemId, new Map());
+    product.variantIds.push(variant.id);
+    return variant;
+  }
+
+  /** The level of an item at a location; with `create`, stocks the item there (as "activate inventory"). */
+  level(shop: Shop, itemId: number, locationId: number, create: true, at?: string): ShopLevel;
+  level(shop: Shop, itemId: number, locationId: number, create?: boolean): ShopLevel | undefined;
+  level(shop: Shop, itemId: number, locationId: number, create = false, at = isoNow()): ShopLevel | undefined {
+    const byLocation = shop.levels.get(itemId);
+    if (!byLocation) return undefined;
+    let level = byLocation.get(locationId);
+    if (!level && create) {
+      level = {
+        available: 0,
+        committed: 0,
+        reserved: 0,
+        incoming: 0,
+        damaged: 0,
+        safety_stock: 0,
+        quality_control: 0,
+        createdAt: at,
+        updatedAt: at,
+      };
+      byLocation.set(locationId, level);
+    }
+    return level;
+  }
+
+  variantBySku(shop: Shop, sku: string): ShopVariant | undefined {
+    for (const v of shop.variants.values()) if (v.sku === sku) return v;
+    return undefined;
+  }
+
+  createOrder(
+    shop: Shop,
+    input: {
+      lines: { variant: ShopVariant; quantity: number }[];
+      location: ShopLocation;
+      at: string;
+      rng?: ReturnType<typeof createRng>;
+      commit: boolean;
+      pickup?: boolean;
+    },
+  ): ShopOrder {
+    const rng = input.rng ?? createRng(seedFrom(`${shop.name}:${shop.orders.size}`));
+    const first = rng.pick(FIRST_NAMES);
+    const last = rng.pick(LAST_NAMES);
+    const number = shop.nextOrderNumber();
+    const orderId = shop.nextId();
+    const lineItems: ShopLineItem[] = input.lines.map(({ variant, quantity }) => {
+      const product = shop.products.get(variant.productId) as ShopProduct;
+      return {
+        id: shop.nextId(),
+        variantId: variant.id,
+        productId: product.id,
+        sku: variant.sku,
+        title: product.title,
+        variantTitle: variant.title === 'Default Title' ? null : variant.title,
+        quantity,
+        price: variant.price,
+        refundedQuantity: 0,
+      };
+    });
+    const shippingPrice = input.pickup ? 0 : 599;
+    const total = lineItems.reduce((s, l) => s + l.price * l.quantity, 0) + shippingPrice;
+    const email = `${first}.${last}@example.com`.toLowerCase();
+    const order: ShopOrder = {
+      id: orderId,
+      number,
+      name: `#${number}`,
+      email,
+      customer: { id: shop.nextId(), firstName: first, lastName: last, email },
+      shippingAddress: input.pickup
+        ? null
+        : {
+            name: `${first} ${last}`,
+            address1: `${rng.int(1, 999)} Elm St`,
+            city: 'Portland',
+            province: 'OR',
+            zip: '97205',
+            countryCode: 'US',
+          },
+      currency: shop.currency,
+      lineItems,
+      shippingPrice,
+      fulfillmentOrders: [
+        {
+          id: shop.nextId(),
+          locationId: input.location.id,
+          status: 'OPEN',
+          methodType: input.pickup ? 'PICK_UP' : 'SHIPPING',
+          lineItems: lineItems.map((l) => ({
+            id: shop.nextId(),
+            lineItemId: l.id,
+            totalQuantity: l.quantity,
+            remainingQuantity: l.quantity,
+          })),
+          createdAt: input.at,
+          updatedAt: input.at,
+        },
+      ],
+      fulfillments: [],
+      transactions: [
+        {
+          id: shop.nextId(),
+          kind: 'SALE',
+          gateway: 'shopify_payments',
+          status: 'SUCCESS',
+          amount: total,
+          parentId: null,
+          createdAt: input.at,
+        },
+      ],
+      refunds: [],
+      cancelledAt: null,
+      createdAt: input.at,
+      updatedAt: input.at,
+    };
+    shop.orders.set(order.id, order);
+    if (input.commit) {
+      for (const { variant, quantity } of input.lines) {
+        const level = this.level(shop, variant.inventoryItemId, input.location.id, true, input.at);
+        level.available -= quantity;
+        level.committed += quantity;
+        level.updatedAt = input.at;
+      }
+    }
+    return order;
+  }
+
+  snapshot(name: string): ShopSnapshot {
+    const shop = this.shop(name);
+    const stock: ShopSnapshot['stock'] = {};
+    for (const variant of shop.variants.values()) {
+      const perLocation: Record<string, number> = {};
+      for (const [locationId, level] of shop.levels.get(variant.inventoryItemId) ?? [])
+        perLocation[gid('Location', locationId)] = level.available;
+      stock[variant.sku] = perLocation;
+    }
+    return {
+      shop: name,
+      locations: shop.locations.map((l) => ({ id: gid('Location', l.id), name: l.name })),
+      stock,
+      products: shop.products.size,
+      variants: shop.variants.size,
+      orders: shop.orders.size,
+    };
+  }
+
+  // ---- OAuth grants -------------------------------------------------------------------------------
+
+  issueCode(shop: string, clientId: string, scope: string[]): string {
+    const code = randomBytes(16).toString('hex');
+    this.codes.set(code, { shop, clientId, scope, expiresAt: Date.now() + 60_000 });
+    return code;
+  }
+
+  /** Exchanges a code (single use, one minute) for an offline token, optionally expiring with a refresh token. */
+  exchangeCode(shop: string, clientId: string, code: string, expiring: boolean) {
+    const grant = this.codes.get(code);
+    this.codes.delete(code);
+    if (!grant || grant.shop !== shop || grant.clientId !== clientId || grant.expiresAt < Date.now()) return null;
+    return this.grantToken(shop, clientId, grant.scope, expiring);
+  }
+
+  refresh(shop: string, clientId: string, refreshToken: string) {
+    const grant = this.refreshTokens.get(refreshToken);
+    this.refreshTokens.delete(refreshToken);
+    if (!grant || grant.shop !== shop || grant.clientId !== clientId || grant.expiresAt < Date.now()) return null;
+    return this.grantToken(shop, clientId, grant.scope, true);
+  }
+
+  private grantToken(shop: string, clientId: string, scope: string[], expiring: boolean) {
+    const accessToken = `shpat_${randomBytes(16).toString('hex')}`;
+    const expiresAt = expiring ? Date.now() + 3_600_000 : null;
+    this.tokens.set(accessToken, { shop, clientId, scope, expiresAt });
+    let byClient = this.installations.get(shop);
+    if (!byClient) {
+      byClient = new Map();
+      this.installations.set(shop, byClient);
+    }
+    const installation = byClient.get(clientId) ?? { clientId, scope, tokens: new Set<string>() };
+    installation.scope = scope;
+    installation.tokens.add(accessToken);
+    byClient.set(clientId, installation);
+    const body: Record<string, unknown> = { access_token: accessToken, scope: scope.join(',') };
+    if (expiring) {
+      const refreshToken = `shprt_${randomBytes(16).toString('hex')}`;
+      this.refreshTokens.set(refreshToken, { shop, clientId, scope, expiresAt: Date.now() + 90 * 86_400_000 });
+      body.expires_in = 3600;
+      body.refresh_token = refreshToken;
+      body.refresh_token_expires_in = 7_776_000;
+    }
+    return body;
+  }
+
+  /** The grant behind a token, or null when it is unknown, expired, revoked or for another shop. */
+  authenticate(shop: string, token: string | undefined) {
+    if (!token) return null;
+    const grant = this.tokens.get(token);
+    if (!grant || grant.shop !== shop) return null;
+    if (grant.expiresAt !== null && grant.expiresAt < Date.now()) return null;
+    return grant;
+  }
+
+  /** The merchant removes the app: its tokens stop working, app/uninstalled goes out, then its subscriptions go. */
+  uninstall(name: string, clientId: string): boolean {
+    const installation = this.installations.get(name)?.get(clientId);
+    if (!installation) return false;
+    for (const token of installation.tokens) this.tokens.delete(token);
+    for (const [refresh, grant] of this.refreshTokens)
+      if (grant.shop === name && grant.clientId === clientId) this.refreshTokens.delete(refresh);
+    this.installations.get(name)?.delete(clientId);
+    const shop = this.shop(name);
+    this.emit(shop, 'APP_UNINSTALLED', this.shopPayload(shop), clientId);
+    for (const [id, sub] of shop.subscriptions) if (sub.clientId === clientId) shop.subscriptions.delete(id);
+    return true;
+  }
+
+  // ---- Webhooks -----------------------------------------------------------------------------------
+
+  /** Sends `payload` to every subscription of `topic` (of one app, or all), signed with that app's secret. */
+  emit(shop: Shop, topic: WebhookTopic, payload: unknown, onlyClientId?: string) {
+    const body = JSON.stringify(payload);
+    const eventId = randomUUID();
+    const triggeredAt = new Date().toISOString();
+    for (const sub of shop.subscriptions.values()) {
+      if (sub.topic !== topic || (onlyClientId && sub.clientId !== onlyClientId)) continue;
+      const secret = this.appSecret(sub.clientId);
+      if (!secret) continue;
+      this.ctx.webhooks.send({
+        provider: 'shopify',
+        shop: shop.name,
+        topic: topicHeader(topic),
+        url: sub.callbackUrl,
+        body,
+        headers: {
+          'X-Shopify-Topic': topicHeader(topic),
+          'X-Shopify-Hmac-Sha256': createHmac('sha256', secret).update(body, 'utf8').digest('base64'),
+          'X-Shopify-Shop-Domain': `${shop.name}.myshopify.com`,
+          'X-Shopify-API-Version': DEFAULT_API_VERSION,
+          'X-Shopify-Webhook-Id': randomUUID(),
+          'X-Shopify-Event-Id': eventId,
+          'X-Shopify-Triggered-At': triggeredAt,
+        },
+      });
+    }
+  }
+
+  shopPayload(shop: Shop) {
+    return {
+      id: shop.shopId,
+      name: shop.name,
+      email: `owner@${shop.name}.example.com`,
+      domain: `${shop.name}.myshopify.com`,
+      myshopify_domain: `${shop.name}.myshopify.com`,
+      currency: shop.currency,
+      iana_timezone: 'America/Los_Angeles',
+      created_at: shop.createdAt,
+    };
+  }
+
+  inventoryLevelPayload(itemId: number, locationId: number, level: ShopLevel) {
+    return {
+      inventory_item_id: itemId,
+      location_id: locationId,
+      available: level.available,
+      updated_at: level.updatedAt,
+      admin_graphql_api_id: `gid://shopify/InventoryLevel/${locationId}?inventory_item_id=${itemId}`,
+    };
+  }
+
+  productPayload(shop: Shop, product: ShopProduct) {
+    return {
+      id: product.id,
+      admin_graphql_api_id: gid('Product', product.id),
+      title: product.title,
+      handle: product.handle,
+      vendor: product.vendor,
+      product_type: product.productType,
+      body_html: product.descriptionHtml,
+      status: product.status.toLowerCase(),
+      tags: product.tags.join(', '),
+      created_at: product.createdAt,
+      updated_at: product.updatedAt,
+      variants: product.variantIds.map((id) => {
+        const v = shop.variants.get(id) as ShopVariant;
+        let quantity = 0;
+        for (const level of shop.levels.get(v.inventoryItemId)?.values() ?? []) quantity += level.available;
+        return {
+          id: v.id,
+          admin_graphql_api_id: gid('ProductVariant', v.id),
+          product_id: product.id,
+          title: v.title,
+          sku: v.sku,
+          barcode: v.barcode,
+          price: money(v.price),
+          compare_at_price: v.compareAtPrice === null ? null : money(v.compareAtPrice),
+          position: v.position,
+          inventory_item_id: v.inventoryItemId,
+          inventory_quantity: quantity,
+          updated_at: v.updatedAt,
+        };
+      }),
+      images: product.images.map((i) => ({ id: i.id, src: i.url, alt: i.altText })),
+    };
+  }
+
+  orderPayload(_shop: Shop, order: ShopOrder) {
+    const subtotal = order.lineItems.reduce((s, l) => s + l.price * l.quantity, 0);
+    const refunded = order.refunds.reduce((s, r) => s + r.amount, 0);
+    return {
+      id: order.id,
+      admin_graphql_api_id: gid('Order', order.id),
+      name: order.name,
+      order_number: order.number,
+      email: order.email,
+      created_at: order.createdAt,
+      updated_at: order.updatedAt,
+      cancelled_at: order.cancelledAt,
+      currency: order.currency,
+      subtotal_price: money(subtotal),
+      total_price: money(subtotal + order.shippingPrice),
+      financial_status: financialStatus(order).toLowerCase(),
+      fulfillment_status: restFulfillmentStatus(order),
+      total_refunded: money(refunded),
+      customer: order.customer
+        ? {
+            id: order.customer.id,
+            email: order.customer.email,
+            first_name: order.customer.firstName,
+            last_name: order.customer.lastName,
+          }
+        : null,
+      shipping_address: order.shippingAddress
+        ? {
+            name: order.shippingAddress.name,
+            address1: order.shippingAddress.address1,
+            city: order.shippingAddress.city,
+            province: order.shippingAddress.province,
+            zip: order.shippingAddress.zip,
+            country_code: order.shippingAddress.countryCode,
+          }
+        : null,
+      line_items: order.lineItems.map((l) => ({
+        id: l.id,
+        admin_graphql_api_id: gid('LineItem', l.id),
+        variant_id: l.variantId,
+        product_id: l.productId,
+        sku: l.sku,
+        title: l.title,
+        variant_title: l.variantTitle,
+        quantity: l.quantity,
+        price: money(l.price),
+        fulfillable_quantity: unfulfilledQuantity(order, l.id),
+      })),
+    };
+  }
+
+  /** Shopify sends inventory_levels/update for every change of `available`, whoever made it. */
+  emitLevel(shop: Shop, itemId: number, locationId: number) {
+    const level = this.level(shop, itemId, locationId);
+    if (level) this.emit(shop, 'INVENTORY_LEVELS_UPDATE', this.inventoryLevelPayload(itemId, locationId, level));
+  }
+}
+
+export function unfulfilledQuantity(order: ShopOrder, lineItemId: number): number {
+  let remaining = 0;
+  for (const fo of order.fulfillmentOrders)
+    for (const l of fo.lineItems) if (l.lineItemId === lineItemId) remaining += l.remainingQuantity;
+  return remaining;
+}
+
+export function financialStatus(order: ShopOrder): 'PAID' | 'PARTIALLY_REFUNDED' | 'REFUNDED' {
+  const paid = order.transactions.filter((t) => t.kind === 'SALE').reduce((s, t) => s + t.amount, 0);
+  const refunded = order.transactions.filter((t) => t.kind === 'REFUND').reduce((s, t) => s + t.amount, 0);
+  if (refunded === 0) return 'PAID';
+  return refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+}
+
+export function fulfillmentStatus(order: ShopOrder): 'UNFULFILLED' | 'PARTIALLY_FULFILLED' | 'FULFILLED' {
+  let total = 0;
+  let remaining = 0;
+  for (const fo of order.fulfillmentOrders)
+    for (const l of fo.lineItems) {
+      total += l.totalQuantity;
+      remaining += l.remainingQuantity;
+    }
+  if (remaining === 0 && total > 0) return 'FULFILLED';
+  return remaining < total ? 'PARTIALLY_FULFILLED' : 'UNFULFILLED';
+}
+
+function restFulfillmentStatus(order: ShopOrder): string | null {
+  const status = fulfillmentStatus(order);
+  return status === 'FULFILLED' ? 'fulfilled' : status === 'PARTIALLY_FULFILLED' ? 'partial' : null;
+}

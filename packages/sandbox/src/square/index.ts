@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import type { ProviderSimulator, SandboxContext, ShopControl, ShopSnapshot } from '../context.ts';
+import { apiRoutes, renderError } from './api.ts';
+import { oauthRoutes } from './oauth.ts';
+import { type Environment, type Merchant, SquareError } from './state.ts';
+import { SquareStore } from './store.ts';
+
+/**
+ * The Square simulator. Mounted at /square, it serves both of Square's hosts: /square/... stands in for
+ * https://connect.squareup.com and /square/sandbox/... for https://connect.squareupsandbox.com, with
+ * separate sellers, tokens and data, as the two environments have. The control API's shop key is the
+ * seller's merchant id.
+ */
+export const squareSimulator: ProviderSimulator = async (app, ctx) => {
+  const stores: Record<Environment, SquareStore> = {
+    production: new SquareStore('production', ctx),
+    sandbox: new SquareStore('sandbox', ctx),
+  };
+  const host = (environment: Environment) => async (scope: FastifyInstance) => {
+    const store = stores[environment];
+    scope.setErrorHandler((err, _req, reply) => renderError(err, reply));
+    scope.setNotFoundHandler((req, reply) =>
+      reply.status(404).send({
+        errors: [
+          {
+            category: 'INVALID_REQUEST_ERROR',
+            code: 'NOT_FOUND',
+            detail: `${req.method} ${req.url} is not an endpoint.`,
+          },
+        ],
+      }),
+    );
+    oauthRoutes(scope, store, ctx);
+    await scope.register(async (api) => apiRoutes(api, store, ctx));
+  };
+  await app.register(host('production'));
+  await app.register(host('sandbox'), { prefix: '/sandbox' });
+  ctx.registerControl('square', squareControl(stores, ctx));
+};
+
+function squareControl(stores: Record<Environment, SquareStore>, ctx: SandboxContext): ShopControl {
+  const find = (shop: string): Merchant => {
+    const merchant = stores.production.merchants.get(shop) ?? stores.sandbox.merchants.get(shop);
+    if (!merchant) throw Object.assign(new Error(`No Square merchant ${shop}`), { statusCode: 404 });
+    return merchant;
+  };
+  const asControlError = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (err) {
+      if (err instanceof SquareError) throw Object.assign(new Error(err.message), { statusCode: err.status });
+      throw err;
+    }
+  };
+  const snapshot = (m: Merchant): ShopSnapshot => {
+    const stock: Record<string, Record<string, number>> = {};
+    let products = 0;
+    let variants = 0;
+    for (const o of m.objects.values()) {
+      if (o.is_deleted) continue;
+      if (o.type === 'ITEM') products++;
+      if (o.type !== 'ITEM_VARIATION') continue;
+      variants++;
+      const sku = String(o.item_variation_data?.sku ?? o.id);
+      stock[sku] = Object.fromEntries(m.locations.map((l) => [l.id, m.quantity(o.id, l.id)]));
+    }
+    return {
+      shop: m.id,
+      locations: m.locations.map((l) => ({ id: l.id, name: l.name })),
+      stock,
+      products,
+      variants,
+      orders: m.orders.size,
+    };
+  };
+  return {
+    shops: () => [...stores.production.merchants.keys(), ...stores.sandbox.merchants.keys()],
+    reset: (shop, seed) => {
+      const existing = stores.production.merchants.get(shop) ?? stores.sandbox.merchants.get(shop);
+      if (existing) {
+        existing.seed({ ...ctx.options.shopSize, seed: ctx.options.seed, ...seed });
+        return snapshot(existing);
+      }
+      return snapshot(stores.production.ensureMerchant(shop, `Merchant ${shop}`, seed));
+    },
+    snapshot: (shop) => snapshot(find(shop)),
+    adjustStock: (shop, change) => asControlError(() => find(shop).adjust(change.sku, change.location, change)),
+    placeOrder: (shop, order) => asControlError(() => ({ orderId: find(shop).sell(order.lines, order.location).id })),
+  };
+}

@@ -1,0 +1,104 @@
+/** One webhook the sandbox sent (or is still trying to send), as the control API reports it. */
+export interface Delivery {
+  id: string;
+  provider: string;
+  shop: string;
+  topic: string;
+  url: string;
+  attempts: number;
+  status: 'pending' | 'delivered' | 'failed';
+  responseStatus: number | null;
+  createdAt: string;
+}
+
+export interface OutgoingWebhook {
+  provider: string;
+  shop: string;
+  topic: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Sent byte for byte: signatures are computed over exactly this text. */
+  body: string;
+}
+
+/**
+ * Sends webhooks the way providers do: asynchronously, after the change that caused them, retried with
+ * backoff when the receiver fails. `settled()` lets a test wait until everything sent so far has landed.
+ */
+export class WebhookSender {
+  readonly log: Delivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private seq = 0;
+
+  private readonly options: { maxAttempts?: number; retryDelayMs?: number; maxConcurrent?: number };
+  /** Deliveries on the wire now, and those waiting for a turn: a big stock push must not open thousands of sockets. */
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(options: { maxAttempts?: number; retryDelayMs?: number; maxConcurrent?: number } = {}) {
+    this.options = options;
+  }
+
+  private async turn(): Promise<() => void> {
+    const limit = this.options.maxConcurrent ?? 16;
+    if (this.active >= limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    return () => {
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+
+  send(webhook: OutgoingWebhook): Delivery {
+    const delivery: Delivery = {
+      id: `dlv_${++this.seq}`,
+      provider: webhook.provider,
+      shop: webhook.shop,
+      topic: webhook.topic,
+      url: webhook.url,
+      attempts: 0,
+      status: 'pending',
+      responseStatus: null,
+      createdAt: new Date().toISOString(),
+    };
+    this.log.push(delivery);
+    if (this.log.length > 5000) this.log.splice(0, this.log.length - 5000);
+    const task = this.deliver(webhook, delivery).finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+    return delivery;
+  }
+
+  private async deliver(webhook: OutgoingWebhook, delivery: Delivery) {
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    const baseDelay = this.options.retryDelayMs ?? 200;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      delivery.attempts = attempt;
+      const release = await this.turn();
+      try {
+        const res = await fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...webhook.headers },
+          body: webhook.body,
+          signal: AbortSignal.timeout(5000),
+        });
+        delivery.responseStatus = res.status;
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) {
+          delivery.status = 'delivered';
+          return;
+        }
+      } catch {
+        delivery.responseStatus = null;
+      } finally {
+        release();
+      }
+      if (attempt < maxAttempts) await new Promise((r) => setTimeout(r, baseDelay * 2 ** (attempt - 1)));
+    }
+    delivery.status = 'failed';
+  }
+
+  /** Resolves when every delivery started so far has succeeded or given up. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+}
