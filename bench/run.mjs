@@ -5,6 +5,7 @@
 // A benchmark measures; it never asserts a time. It fails only when the run itself is broken:
 // a server that does not start, a wrong answer, non-2xx responses or connection errors.
 import { execFileSync, spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -111,6 +112,8 @@ async function main() {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     RUN_WORKERS: 'true',
+    // The in-process sandbox on a port of its own choosing (PORT + 1 may be the bare server's).
+    SANDBOX_PORT: '0',
   });
   const bare = startChild('bare-fastify', [process.execPath, 'bench/bare-fastify.mjs'], {
     ...env,
@@ -167,6 +170,15 @@ async function main() {
       url: `${appBase}/api/trpc/hydration.getBasicData`,
       headers: { authorization: `Bearer ${token}` },
       check: (body) => body?.result?.data?.json?.user?.email === merchant.email,
+    },
+    {
+      // A provider's burst of stock changes: each delivery is verified (HMAC over the raw body), stored
+      // once under its own event id and queued for processing. The sandbox Shopify app secret signs it.
+      name: 'webhook intake POST /webhooks/shopify',
+      url: `${appBase}/webhooks/shopify`,
+      method: 'POST',
+      ...signedShopifyWebhook(),
+      check: (body) => body?.received === true && body.duplicate === false,
     },
     {
       name: 'bare Fastify GET /status',
@@ -247,10 +259,22 @@ async function main() {
 }
 
 /** Runs autocannon against one target and resolves with its result. */
-function load({ url, headers = {} }, durationSeconds) {
+function load({ url, headers = {}, method = 'GET', body, freshHeaders }, durationSeconds) {
+  const requests = freshHeaders
+    ? [{ method, body, setupRequest: (req) => ({ ...req, headers: freshHeaders() }) }]
+    : undefined;
   return new Promise((resolve, reject) => {
     currentRun = autocannon(
-      { url, headers, connections: settings.connections, pipelining: settings.pipelining, duration: durationSeconds },
+      {
+        url,
+        headers,
+        method,
+        body,
+        requests,
+        connections: settings.connections,
+        pipelining: settings.pipelining,
+        duration: durationSeconds,
+      },
       (err, result) => {
         currentRun = undefined;
         if (err) reject(err);
@@ -260,8 +284,34 @@ function load({ url, headers = {} }, durationSeconds) {
   });
 }
 
+/** A Shopify inventory webhook signed with the sandbox app's secret; every request gets a new event id. */
+function signedShopifyWebhook() {
+  const body = JSON.stringify({
+    inventory_item_id: 1,
+    location_id: 1,
+    available: 7,
+    updated_at: new Date().toISOString(),
+  });
+  const headers = {
+    'content-type': 'application/json',
+    'x-shopify-topic': 'inventory_levels/update',
+    'x-shopify-shop-domain': 'bench.myshopify.com',
+    'x-shopify-hmac-sha256': createHmac('sha256', 'sandbox-shopify-api-secret').update(body).digest('base64'),
+  };
+  return {
+    body,
+    headers,
+    freshHeaders: () => ({ ...headers, 'x-shopify-event-id': randomUUID() }),
+  };
+}
+
 async function checkTarget(target) {
-  const res = await fetch(target.url, { headers: target.headers ?? {}, signal: AbortSignal.timeout(5000) });
+  const res = await fetch(target.url, {
+    method: target.method ?? 'GET',
+    headers: target.freshHeaders?.() ?? target.headers ?? {},
+    body: target.body,
+    signal: AbortSignal.timeout(5000),
+  });
   const text = await res.text();
   let body;
   try {

@@ -9,6 +9,8 @@ declare module 'vitest' {
     outdatedUrl: string;
     /** A confirmed, active super admin on the baseUrl server, made with `npm run admin:create`. */
     admin: { email: string; password: string };
+    /** The provider sandbox the baseUrl server started in process (its Stripe control API, say). */
+    sandboxUrl: string;
   }
 }
 
@@ -23,6 +25,7 @@ export default async function setup(project: TestProject) {
   ]);
   project.provide('baseUrl', current.url);
   project.provide('admin', admin);
+  project.provide('sandboxUrl', current.sandbox ?? '');
   project.provide('outdatedUrl', outdated.url);
   return async () => {
     await Promise.all([current.stop(), outdated.stop()]);

@@ -9,6 +9,8 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export interface RunningServer {
   url: string;
+  /** The in-process provider sandbox (its control API is under /_control), from the ready log line. */
+  sandbox: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -67,19 +69,21 @@ export async function startServer(
       LOG_LEVEL: 'info',
       // The journeys read their confirmation and reset e-mails from the development mailbox.
       DEV_MAILBOX: 'true',
+      // The in-process sandbox on a free port of its own.
+      SANDBOX_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+  const ready = await new Promise<{ address: string; sandbox?: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk;
-      const ready = output.split('\n').find((line) => line.includes('"Switchyard is ready"'));
-      if (ready) {
+      const line = output.split('\n').find((entry) => entry.includes('"Switchyard is ready"'));
+      if (line) {
         clearTimeout(timer);
-        resolve(JSON.parse(ready).address);
+        resolve(JSON.parse(line));
       }
     });
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -88,7 +92,8 @@ export async function startServer(
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
   return {
-    url,
+    url: ready.address,
+    sandbox: ready.sandbox,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

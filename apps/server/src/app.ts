@@ -13,6 +13,9 @@ import { bearerToken } from './lib/tokens.ts';
 import { isActingToken, resolveActingSession } from './modules/admin/admin.service.ts';
 import { resolveApiKey } from './modules/apps/apps.service.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
+import { billingRoutes } from './modules/billing/billing.webhooks.ts';
+import { channelWebhookRoutes } from './modules/channels/channels.webhooks.ts';
+import { fileRoutes } from './modules/files/files.rest.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
 import type { Services } from './services.ts';
@@ -30,7 +33,8 @@ export const CONTENT_SECURITY_POLICY = {
   scriptSrc: ["'self'"],
   // Mantine and Sonner set styles from script at run time; script itself stays locked down.
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
+  // Product images come from the channels' CDNs and from S3-compatible storage: any https address.
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   objectSrc: ["'none'"],
@@ -97,6 +101,9 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   app.setErrorHandler(restErrorHandler);
 
   await healthRoutes(app, services);
+  await channelWebhookRoutes(app, services);
+  await billingRoutes(app, services);
+  await fileRoutes(app, services);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/api/trpc',

@@ -51,6 +51,41 @@ export const Config = z.object({
     .transform((v): boolean | string[] =>
       v === 'true' ? true : v === 'false' || v === '' ? false : v.split(',').map((s) => s.trim()),
     ),
+  /**
+   * Key for channel credentials at rest (AES-256-GCM): 32 bytes as base64 or hex. Generated once and kept
+   * in DATA_DIR/secrets.json when not set.
+   */
+  CREDENTIALS_KEY: z.string().min(32).optional(),
+  // Providers. A provider whose keys are set is live; one without keys runs against the sandbox.
+  STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+  /** The signing secret of the Stripe webhook endpoint (whsec_…). Generated for the sandbox. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  SHOPIFY_API_KEY: z.string().optional(),
+  SHOPIFY_API_SECRET: z.string().optional(),
+  BIGCOMMERCE_CLIENT_ID: z.string().optional(),
+  BIGCOMMERCE_CLIENT_SECRET: z.string().optional(),
+  SQUARE_APPLICATION_ID: z.string().optional(),
+  SQUARE_APPLICATION_SECRET: z.string().optional(),
+  /** Square's webhook subscription signature key. */
+  SQUARE_WEBHOOK_SIGNATURE_KEY: z.string().optional(),
+  /** Square hosts: `production` (connect.squareup.com) or `sandbox` (connect.squareupsandbox.com). */
+  SQUARE_ENVIRONMENT: z.enum(['production', 'sandbox']).default('production'),
+  /** Use a sandbox that runs elsewhere (`npm run sandbox`) instead of starting one in process. */
+  SANDBOX_URL: z.url().optional(),
+  /** Port of the in-process sandbox; default PORT + 1 (0 when PORT is 0). */
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * S3-compatible storage for uploaded images (AWS S3, MinIO, R2, …). With S3_BUCKET set, uploads go there
+   * (S3_ENDPOINT for a service other than AWS; keys from S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY, else the AWS
+   * default chain); unset, they stay under DATA_DIR/uploads and the server serves them.
+   */
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Public address of the bucket's objects (a CDN, say); default `<S3_ENDPOINT>/<S3_BUCKET>`. */
+  S3_PUBLIC_URL: z.url().optional(),
   /** Seconds to wait for in-flight requests and jobs on shutdown. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
 });

@@ -15,7 +15,14 @@ import { desc, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import { recordAudit } from '../src/modules/audit/audit.service.ts';
+import { billingIdTakingOperations, billingOwnRowOperations } from '../src/modules/billing/billing.isolation.ts';
+import { bufferIdTakingOperations, bufferOwnRowOperations } from '../src/modules/buffers/buffers.isolation.ts';
+import { channelIdTakingOperations, channelOwnRowOperations } from '../src/modules/channels/channels.isolation.ts';
+import { locationIdTakingOperations, locationOwnRowOperations } from '../src/modules/locations/locations.isolation.ts';
 import { mailMessages } from '../src/modules/mail/mail.tables.ts';
+import { catalogIdTakingOperations, catalogOwnRowOperations } from '../src/modules/products/catalog.isolation.ts';
+import { productIdTakingOperations, productOwnRowOperations } from '../src/modules/products/products.isolation.ts';
+import { syncIdTakingOperations, syncOwnRowOperations } from '../src/modules/syncs/syncs.isolation.ts';
 import type { createTestApp } from './app.ts';
 import type { createSignedInAccount } from './factories.ts';
 import { TEST_PASSWORD } from './factories.ts';
@@ -114,6 +121,13 @@ const apiKeyOperations = (['v1', 'v2'] as const).flatMap((v): IdTakingOperation[
 
 export const idTakingOperations: IdTakingOperation[] = [
   ...apiKeyOperations,
+  ...channelIdTakingOperations,
+  ...productIdTakingOperations,
+  ...catalogIdTakingOperations,
+  ...billingIdTakingOperations,
+  ...bufferIdTakingOperations,
+  ...locationIdTakingOperations,
+  ...syncIdTakingOperations,
   {
     name: 'apps.byId',
     create: createKey,
@@ -175,6 +189,13 @@ async function settingsOf(world: World, tenant: Tenant) {
 }
 
 export const ownRowOperations: OwnRowOperation[] = [
+  ...channelOwnRowOperations,
+  ...productOwnRowOperations,
+  ...catalogOwnRowOperations,
+  ...billingOwnRowOperations,
+  ...bufferOwnRowOperations,
+  ...locationOwnRowOperations,
+  ...syncOwnRowOperations,
   {
     name: 'users.setColumnsFilter with A’s catalog_integration_id changes only B’s settings',
     async run(w) {

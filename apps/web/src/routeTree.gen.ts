@@ -11,7 +11,9 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as SubscriptionRouteRouteImport } from './routes/subscription/route'
 import { Route as AppAdminRouteRouteImport } from './routes/_app/admin/route'
+import { Route as ChannelsMiscRouteImport } from './routes/channels/_misc'
 import { Route as ConfirmCodeRouteImport } from './routes/confirm/$code'
 import { Route as ConfirmationIndexRouteImport } from './routes/confirmation/index'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
@@ -19,17 +21,48 @@ import { Route as LoginIndexRouteImport } from './routes/login/index'
 import { Route as RegisterIndexRouteImport } from './routes/register/index'
 import { Route as ResetIndexRouteImport } from './routes/reset/index'
 import { Route as ResetCodeRouteImport } from './routes/reset/$code'
+import { Route as SubscriptionIndexRouteImport } from './routes/subscription/index'
+import { Route as SubscriptionAwaitingPaymentRouteImport } from './routes/subscription/awaiting-payment'
+import { Route as SubscriptionPlansRouteImport } from './routes/subscription/plans'
+import { Route as SubscriptionSuccessRouteImport } from './routes/subscription/success'
 import { Route as TermsIndexRouteImport } from './routes/terms/index'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminPlansRouteImport } from './routes/_app/admin/plans'
 import { Route as AppAdminSystemRouteImport } from './routes/_app/admin/system'
+import { Route as AppChannelsIndexRouteImport } from './routes/_app/channels/index'
+import { Route as AppChannelsIdRouteRouteImport } from './routes/_app/channels/$id/route'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
+import { Route as AppDynamicBuffersIndexRouteImport } from './routes/_app/dynamic-buffers/index'
+import { Route as AppDynamicBuffersIdRouteImport } from './routes/_app/dynamic-buffers/$id'
+import { Route as AppDynamicBuffersCreateRouteImport } from './routes/_app/dynamic-buffers/create'
+import { Route as AppLocationsIndexRouteImport } from './routes/_app/locations/index'
+import { Route as AppLocationsIdRouteImport } from './routes/_app/locations/$id'
+import { Route as AppLocationsCreateRouteImport } from './routes/_app/locations/create'
+import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsLayoutRouteImport } from './routes/_app/settings/_layout'
+import { Route as AppSyncsIndexRouteImport } from './routes/_app/syncs/index'
+import { Route as AppSyncsIdRouteImport } from './routes/_app/syncs/$id'
+import { Route as ChannelsMiscSquareRouteImport } from './routes/channels/_misc/square'
 import { Route as AppAdminAccountsIndexRouteImport } from './routes/_app/admin/accounts/index'
 import { Route as AppAdminAccountsAccountIdRouteImport } from './routes/_app/admin/accounts/$accountId'
+import { Route as AppChannelsIdIndexRouteImport } from './routes/_app/channels/$id/index'
+import { Route as AppChannelsIdAdvancedRouteImport } from './routes/_app/channels/$id/advanced'
+import { Route as AppChannelsIdChannelSettingsRouteImport } from './routes/_app/channels/$id/channel-settings'
+import { Route as AppChannelsIdProductSettingsRouteImport } from './routes/_app/channels/$id/product-settings'
+import { Route as AppChannelsIdShippingSettingsRouteImport } from './routes/_app/channels/$id/shipping-settings'
+import { Route as AppChannelsCreateIdRouteImport } from './routes/_app/channels/create/$id'
+import { Route as AppOauthCallbackServiceRouteImport } from './routes/_app/oauth/callback/$service'
+import { Route as AppOauthInitiateServiceRouteImport } from './routes/_app/oauth/initiate/$service'
+import { Route as AppProductsChannelIdIndexRouteImport } from './routes/_app/products/$channelId/index'
+import { Route as AppProductsChannelIdIdRouteImport } from './routes/_app/products/$channelId/$id'
+import { Route as AppProductsChannelIdCreateRouteImport } from './routes/_app/products/$channelId/create'
+import { Route as AppProductsChannelIdEditRouteImport } from './routes/_app/products/$channelId/edit'
 import { Route as AppSettingsLayoutAccountRouteImport } from './routes/_app/settings/_layout/account'
 import { Route as AppSettingsLayoutAppManagementRouteImport } from './routes/_app/settings/_layout/app-management'
+import { Route as AppSettingsLayoutExportsRouteImport } from './routes/_app/settings/_layout/exports'
 import { Route as AppSettingsLayoutProfileRouteImport } from './routes/_app/settings/_layout/profile'
+import { Route as ChannelsMiscPlatformStatusRouteImport } from './routes/channels/_misc/$platform/$status'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -40,10 +73,20 @@ const AppRoute = AppRouteImport.update({
   id: '/_app',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SubscriptionRouteRoute = SubscriptionRouteRouteImport.update({
+  id: '/subscription',
+  path: '/subscription',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AppAdminRouteRoute = AppAdminRouteRouteImport.update({
   id: '/admin',
   path: '/admin',
   getParentRoute: () => AppRoute,
+} as any)
+const ChannelsMiscRoute = ChannelsMiscRouteImport.update({
+  id: '/channels/_misc',
+  path: '/channels',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const ConfirmCodeRoute = ConfirmCodeRouteImport.update({
   id: '/confirm/$code',
@@ -80,6 +123,27 @@ const ResetCodeRoute = ResetCodeRouteImport.update({
   path: '/reset/$code',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SubscriptionIndexRoute = SubscriptionIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => SubscriptionRouteRoute,
+} as any)
+const SubscriptionAwaitingPaymentRoute =
+  SubscriptionAwaitingPaymentRouteImport.update({
+    id: '/awaiting-payment',
+    path: '/awaiting-payment',
+    getParentRoute: () => SubscriptionRouteRoute,
+  } as any)
+const SubscriptionPlansRoute = SubscriptionPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
+  getParentRoute: () => SubscriptionRouteRoute,
+} as any)
+const SubscriptionSuccessRoute = SubscriptionSuccessRouteImport.update({
+  id: '/success',
+  path: '/success',
+  getParentRoute: () => SubscriptionRouteRoute,
+} as any)
 const TermsIndexRoute = TermsIndexRouteImport.update({
   id: '/terms/',
   path: '/terms/',
@@ -90,14 +154,64 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppAdminPlansRoute = AppAdminPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppAdminSystemRoute = AppAdminSystemRouteImport.update({
   id: '/system',
   path: '/system',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppChannelsIndexRoute = AppChannelsIndexRouteImport.update({
+  id: '/channels/',
+  path: '/channels/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppChannelsIdRouteRoute = AppChannelsIdRouteRouteImport.update({
+  id: '/channels/$id',
+  path: '/channels/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
   id: '/dashboard/',
   path: '/dashboard/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDynamicBuffersIndexRoute = AppDynamicBuffersIndexRouteImport.update({
+  id: '/dynamic-buffers/',
+  path: '/dynamic-buffers/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDynamicBuffersIdRoute = AppDynamicBuffersIdRouteImport.update({
+  id: '/dynamic-buffers/$id',
+  path: '/dynamic-buffers/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDynamicBuffersCreateRoute = AppDynamicBuffersCreateRouteImport.update({
+  id: '/dynamic-buffers/create',
+  path: '/dynamic-buffers/create',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsIndexRoute = AppLocationsIndexRouteImport.update({
+  id: '/locations/',
+  path: '/locations/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsIdRoute = AppLocationsIdRouteImport.update({
+  id: '/locations/$id',
+  path: '/locations/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsCreateRoute = AppLocationsCreateRouteImport.update({
+  id: '/locations/create',
+  path: '/locations/create',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsIndexRoute = AppProductsIndexRouteImport.update({
+  id: '/products/',
+  path: '/products/',
   getParentRoute: () => AppRoute,
 } as any)
 const AppSettingsIndexRoute = AppSettingsIndexRouteImport.update({
@@ -110,6 +224,21 @@ const AppSettingsLayoutRoute = AppSettingsLayoutRouteImport.update({
   path: '/settings',
   getParentRoute: () => AppRoute,
 } as any)
+const AppSyncsIndexRoute = AppSyncsIndexRouteImport.update({
+  id: '/syncs/',
+  path: '/syncs/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSyncsIdRoute = AppSyncsIdRouteImport.update({
+  id: '/syncs/$id',
+  path: '/syncs/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const ChannelsMiscSquareRoute = ChannelsMiscSquareRouteImport.update({
+  id: '/square',
+  path: '/square',
+  getParentRoute: () => ChannelsMiscRoute,
+} as any)
 const AppAdminAccountsIndexRoute = AppAdminAccountsIndexRouteImport.update({
   id: '/accounts/',
   path: '/accounts/',
@@ -120,6 +249,72 @@ const AppAdminAccountsAccountIdRoute =
     id: '/accounts/$accountId',
     path: '/accounts/$accountId',
     getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppChannelsIdIndexRoute = AppChannelsIdIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppChannelsIdRouteRoute,
+} as any)
+const AppChannelsIdAdvancedRoute = AppChannelsIdAdvancedRouteImport.update({
+  id: '/advanced',
+  path: '/advanced',
+  getParentRoute: () => AppChannelsIdRouteRoute,
+} as any)
+const AppChannelsIdChannelSettingsRoute =
+  AppChannelsIdChannelSettingsRouteImport.update({
+    id: '/channel-settings',
+    path: '/channel-settings',
+    getParentRoute: () => AppChannelsIdRouteRoute,
+  } as any)
+const AppChannelsIdProductSettingsRoute =
+  AppChannelsIdProductSettingsRouteImport.update({
+    id: '/product-settings',
+    path: '/product-settings',
+    getParentRoute: () => AppChannelsIdRouteRoute,
+  } as any)
+const AppChannelsIdShippingSettingsRoute =
+  AppChannelsIdShippingSettingsRouteImport.update({
+    id: '/shipping-settings',
+    path: '/shipping-settings',
+    getParentRoute: () => AppChannelsIdRouteRoute,
+  } as any)
+const AppChannelsCreateIdRoute = AppChannelsCreateIdRouteImport.update({
+  id: '/channels/create/$id',
+  path: '/channels/create/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOauthCallbackServiceRoute = AppOauthCallbackServiceRouteImport.update({
+  id: '/oauth/callback/$service',
+  path: '/oauth/callback/$service',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOauthInitiateServiceRoute = AppOauthInitiateServiceRouteImport.update({
+  id: '/oauth/initiate/$service',
+  path: '/oauth/initiate/$service',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsChannelIdIndexRoute =
+  AppProductsChannelIdIndexRouteImport.update({
+    id: '/products/$channelId/',
+    path: '/products/$channelId/',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProductsChannelIdIdRoute = AppProductsChannelIdIdRouteImport.update({
+  id: '/products/$channelId/$id',
+  path: '/products/$channelId/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProductsChannelIdCreateRoute =
+  AppProductsChannelIdCreateRouteImport.update({
+    id: '/products/$channelId/create',
+    path: '/products/$channelId/create',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProductsChannelIdEditRoute =
+  AppProductsChannelIdEditRouteImport.update({
+    id: '/products/$channelId/edit',
+    path: '/products/$channelId/edit',
+    getParentRoute: () => AppRoute,
   } as any)
 const AppSettingsLayoutAccountRoute =
   AppSettingsLayoutAccountRouteImport.update({
@@ -133,150 +328,356 @@ const AppSettingsLayoutAppManagementRoute =
     path: '/app-management',
     getParentRoute: () => AppSettingsLayoutRoute,
   } as any)
+const AppSettingsLayoutExportsRoute =
+  AppSettingsLayoutExportsRouteImport.update({
+    id: '/exports',
+    path: '/exports',
+    getParentRoute: () => AppSettingsLayoutRoute,
+  } as any)
 const AppSettingsLayoutProfileRoute =
   AppSettingsLayoutProfileRouteImport.update({
     id: '/profile',
     path: '/profile',
     getParentRoute: () => AppSettingsLayoutRoute,
   } as any)
+const ChannelsMiscPlatformStatusRoute =
+  ChannelsMiscPlatformStatusRouteImport.update({
+    id: '/$platform/$status',
+    path: '/$platform/$status',
+    getParentRoute: () => ChannelsMiscRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/subscription': typeof SubscriptionRouteRouteWithChildren
   '/admin': typeof AppAdminRouteRouteWithChildren
+  '/channels': typeof ChannelsMiscRouteWithChildren
   '/confirm/$code': typeof ConfirmCodeRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/reset/$code': typeof ResetCodeRoute
+  '/subscription/awaiting-payment': typeof SubscriptionAwaitingPaymentRoute
+  '/subscription/plans': typeof SubscriptionPlansRoute
+  '/subscription/success': typeof SubscriptionSuccessRoute
   '/confirmation/': typeof ConfirmationIndexRoute
   '/login/': typeof LoginIndexRoute
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
+  '/subscription/': typeof SubscriptionIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/channels/$id': typeof AppChannelsIdRouteRouteWithChildren
+  '/admin/plans': typeof AppAdminPlansRoute
   '/admin/system': typeof AppAdminSystemRoute
+  '/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
+  '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/locations/$id': typeof AppLocationsIdRoute
+  '/locations/create': typeof AppLocationsCreateRoute
   '/settings': typeof AppSettingsLayoutRouteWithChildren
+  '/syncs/$id': typeof AppSyncsIdRoute
+  '/channels/square': typeof ChannelsMiscSquareRoute
   '/admin/': typeof AppAdminIndexRoute
+  '/channels/': typeof AppChannelsIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
+  '/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
+  '/locations/': typeof AppLocationsIndexRoute
+  '/products/': typeof AppProductsIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
+  '/syncs/': typeof AppSyncsIndexRoute
   '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
+  '/channels/$id/advanced': typeof AppChannelsIdAdvancedRoute
+  '/channels/$id/channel-settings': typeof AppChannelsIdChannelSettingsRoute
+  '/channels/$id/product-settings': typeof AppChannelsIdProductSettingsRoute
+  '/channels/$id/shipping-settings': typeof AppChannelsIdShippingSettingsRoute
+  '/channels/create/$id': typeof AppChannelsCreateIdRoute
+  '/oauth/callback/$service': typeof AppOauthCallbackServiceRoute
+  '/oauth/initiate/$service': typeof AppOauthInitiateServiceRoute
+  '/products/$channelId/$id': typeof AppProductsChannelIdIdRoute
+  '/products/$channelId/create': typeof AppProductsChannelIdCreateRoute
+  '/products/$channelId/edit': typeof AppProductsChannelIdEditRoute
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/settings/exports': typeof AppSettingsLayoutExportsRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
+  '/channels/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/admin/accounts/': typeof AppAdminAccountsIndexRoute
+  '/channels/$id/': typeof AppChannelsIdIndexRoute
+  '/products/$channelId/': typeof AppProductsChannelIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/channels': typeof AppChannelsIndexRoute
   '/confirm/$code': typeof ConfirmCodeRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/reset/$code': typeof ResetCodeRoute
+  '/subscription/awaiting-payment': typeof SubscriptionAwaitingPaymentRoute
+  '/subscription/plans': typeof SubscriptionPlansRoute
+  '/subscription/success': typeof SubscriptionSuccessRoute
   '/confirmation': typeof ConfirmationIndexRoute
   '/login': typeof LoginIndexRoute
   '/register': typeof RegisterIndexRoute
   '/reset': typeof ResetIndexRoute
+  '/subscription': typeof SubscriptionIndexRoute
   '/terms': typeof TermsIndexRoute
+  '/admin/plans': typeof AppAdminPlansRoute
   '/admin/system': typeof AppAdminSystemRoute
+  '/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
+  '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/locations/$id': typeof AppLocationsIdRoute
+  '/locations/create': typeof AppLocationsCreateRoute
   '/settings': typeof AppSettingsIndexRoute
+  '/syncs/$id': typeof AppSyncsIdRoute
+  '/channels/square': typeof ChannelsMiscSquareRoute
   '/admin': typeof AppAdminIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
+  '/dynamic-buffers': typeof AppDynamicBuffersIndexRoute
+  '/locations': typeof AppLocationsIndexRoute
+  '/products': typeof AppProductsIndexRoute
+  '/syncs': typeof AppSyncsIndexRoute
   '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
+  '/channels/$id/advanced': typeof AppChannelsIdAdvancedRoute
+  '/channels/$id/channel-settings': typeof AppChannelsIdChannelSettingsRoute
+  '/channels/$id/product-settings': typeof AppChannelsIdProductSettingsRoute
+  '/channels/$id/shipping-settings': typeof AppChannelsIdShippingSettingsRoute
+  '/channels/create/$id': typeof AppChannelsCreateIdRoute
+  '/oauth/callback/$service': typeof AppOauthCallbackServiceRoute
+  '/oauth/initiate/$service': typeof AppOauthInitiateServiceRoute
+  '/products/$channelId/$id': typeof AppProductsChannelIdIdRoute
+  '/products/$channelId/create': typeof AppProductsChannelIdCreateRoute
+  '/products/$channelId/edit': typeof AppProductsChannelIdEditRoute
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/settings/exports': typeof AppSettingsLayoutExportsRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
+  '/channels/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/admin/accounts': typeof AppAdminAccountsIndexRoute
+  '/channels/$id': typeof AppChannelsIdIndexRoute
+  '/products/$channelId': typeof AppProductsChannelIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/subscription': typeof SubscriptionRouteRouteWithChildren
   '/_app': typeof AppRouteWithChildren
   '/_app/admin': typeof AppAdminRouteRouteWithChildren
+  '/channels/_misc': typeof ChannelsMiscRouteWithChildren
   '/confirm/$code': typeof ConfirmCodeRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/reset/$code': typeof ResetCodeRoute
+  '/subscription/awaiting-payment': typeof SubscriptionAwaitingPaymentRoute
+  '/subscription/plans': typeof SubscriptionPlansRoute
+  '/subscription/success': typeof SubscriptionSuccessRoute
   '/confirmation/': typeof ConfirmationIndexRoute
   '/login/': typeof LoginIndexRoute
   '/register/': typeof RegisterIndexRoute
   '/reset/': typeof ResetIndexRoute
+  '/subscription/': typeof SubscriptionIndexRoute
   '/terms/': typeof TermsIndexRoute
+  '/_app/channels/$id': typeof AppChannelsIdRouteRouteWithChildren
+  '/_app/admin/plans': typeof AppAdminPlansRoute
   '/_app/admin/system': typeof AppAdminSystemRoute
+  '/_app/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
+  '/_app/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/_app/locations/$id': typeof AppLocationsIdRoute
+  '/_app/locations/create': typeof AppLocationsCreateRoute
   '/_app/settings/_layout': typeof AppSettingsLayoutRouteWithChildren
+  '/_app/syncs/$id': typeof AppSyncsIdRoute
+  '/channels/_misc/square': typeof ChannelsMiscSquareRoute
   '/_app/admin/': typeof AppAdminIndexRoute
+  '/_app/channels/': typeof AppChannelsIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
+  '/_app/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
+  '/_app/locations/': typeof AppLocationsIndexRoute
+  '/_app/products/': typeof AppProductsIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
+  '/_app/syncs/': typeof AppSyncsIndexRoute
   '/_app/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
+  '/_app/channels/$id/advanced': typeof AppChannelsIdAdvancedRoute
+  '/_app/channels/$id/channel-settings': typeof AppChannelsIdChannelSettingsRoute
+  '/_app/channels/$id/product-settings': typeof AppChannelsIdProductSettingsRoute
+  '/_app/channels/$id/shipping-settings': typeof AppChannelsIdShippingSettingsRoute
+  '/_app/channels/create/$id': typeof AppChannelsCreateIdRoute
+  '/_app/oauth/callback/$service': typeof AppOauthCallbackServiceRoute
+  '/_app/oauth/initiate/$service': typeof AppOauthInitiateServiceRoute
+  '/_app/products/$channelId/$id': typeof AppProductsChannelIdIdRoute
+  '/_app/products/$channelId/create': typeof AppProductsChannelIdCreateRoute
+  '/_app/products/$channelId/edit': typeof AppProductsChannelIdEditRoute
   '/_app/settings/_layout/account': typeof AppSettingsLayoutAccountRoute
   '/_app/settings/_layout/app-management': typeof AppSettingsLayoutAppManagementRoute
+  '/_app/settings/_layout/exports': typeof AppSettingsLayoutExportsRoute
   '/_app/settings/_layout/profile': typeof AppSettingsLayoutProfileRoute
+  '/channels/_misc/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/_app/admin/accounts/': typeof AppAdminAccountsIndexRoute
+  '/_app/channels/$id/': typeof AppChannelsIdIndexRoute
+  '/_app/products/$channelId/': typeof AppProductsChannelIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/subscription'
     | '/admin'
+    | '/channels'
     | '/confirm/$code'
     | '/dev/mailbox'
     | '/reset/$code'
+    | '/subscription/awaiting-payment'
+    | '/subscription/plans'
+    | '/subscription/success'
     | '/confirmation/'
     | '/login/'
     | '/register/'
     | '/reset/'
+    | '/subscription/'
     | '/terms/'
+    | '/channels/$id'
+    | '/admin/plans'
     | '/admin/system'
+    | '/dynamic-buffers/$id'
+    | '/dynamic-buffers/create'
+    | '/locations/$id'
+    | '/locations/create'
     | '/settings'
+    | '/syncs/$id'
+    | '/channels/square'
     | '/admin/'
+    | '/channels/'
     | '/dashboard/'
+    | '/dynamic-buffers/'
+    | '/locations/'
+    | '/products/'
     | '/settings/'
+    | '/syncs/'
     | '/admin/accounts/$accountId'
+    | '/channels/$id/advanced'
+    | '/channels/$id/channel-settings'
+    | '/channels/$id/product-settings'
+    | '/channels/$id/shipping-settings'
+    | '/channels/create/$id'
+    | '/oauth/callback/$service'
+    | '/oauth/initiate/$service'
+    | '/products/$channelId/$id'
+    | '/products/$channelId/create'
+    | '/products/$channelId/edit'
     | '/settings/account'
     | '/settings/app-management'
+    | '/settings/exports'
     | '/settings/profile'
+    | '/channels/$platform/$status'
     | '/admin/accounts/'
+    | '/channels/$id/'
+    | '/products/$channelId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/channels'
     | '/confirm/$code'
     | '/dev/mailbox'
     | '/reset/$code'
+    | '/subscription/awaiting-payment'
+    | '/subscription/plans'
+    | '/subscription/success'
     | '/confirmation'
     | '/login'
     | '/register'
     | '/reset'
+    | '/subscription'
     | '/terms'
+    | '/admin/plans'
     | '/admin/system'
+    | '/dynamic-buffers/$id'
+    | '/dynamic-buffers/create'
+    | '/locations/$id'
+    | '/locations/create'
     | '/settings'
+    | '/syncs/$id'
+    | '/channels/square'
     | '/admin'
     | '/dashboard'
+    | '/dynamic-buffers'
+    | '/locations'
+    | '/products'
+    | '/syncs'
     | '/admin/accounts/$accountId'
+    | '/channels/$id/advanced'
+    | '/channels/$id/channel-settings'
+    | '/channels/$id/product-settings'
+    | '/channels/$id/shipping-settings'
+    | '/channels/create/$id'
+    | '/oauth/callback/$service'
+    | '/oauth/initiate/$service'
+    | '/products/$channelId/$id'
+    | '/products/$channelId/create'
+    | '/products/$channelId/edit'
     | '/settings/account'
     | '/settings/app-management'
+    | '/settings/exports'
     | '/settings/profile'
+    | '/channels/$platform/$status'
     | '/admin/accounts'
+    | '/channels/$id'
+    | '/products/$channelId'
   id:
     | '__root__'
     | '/'
+    | '/subscription'
     | '/_app'
     | '/_app/admin'
+    | '/channels/_misc'
     | '/confirm/$code'
     | '/dev/mailbox'
     | '/reset/$code'
+    | '/subscription/awaiting-payment'
+    | '/subscription/plans'
+    | '/subscription/success'
     | '/confirmation/'
     | '/login/'
     | '/register/'
     | '/reset/'
+    | '/subscription/'
     | '/terms/'
+    | '/_app/channels/$id'
+    | '/_app/admin/plans'
     | '/_app/admin/system'
+    | '/_app/dynamic-buffers/$id'
+    | '/_app/dynamic-buffers/create'
+    | '/_app/locations/$id'
+    | '/_app/locations/create'
     | '/_app/settings/_layout'
+    | '/_app/syncs/$id'
+    | '/channels/_misc/square'
     | '/_app/admin/'
+    | '/_app/channels/'
     | '/_app/dashboard/'
+    | '/_app/dynamic-buffers/'
+    | '/_app/locations/'
+    | '/_app/products/'
     | '/_app/settings/'
+    | '/_app/syncs/'
     | '/_app/admin/accounts/$accountId'
+    | '/_app/channels/$id/advanced'
+    | '/_app/channels/$id/channel-settings'
+    | '/_app/channels/$id/product-settings'
+    | '/_app/channels/$id/shipping-settings'
+    | '/_app/channels/create/$id'
+    | '/_app/oauth/callback/$service'
+    | '/_app/oauth/initiate/$service'
+    | '/_app/products/$channelId/$id'
+    | '/_app/products/$channelId/create'
+    | '/_app/products/$channelId/edit'
     | '/_app/settings/_layout/account'
     | '/_app/settings/_layout/app-management'
+    | '/_app/settings/_layout/exports'
     | '/_app/settings/_layout/profile'
+    | '/channels/_misc/$platform/$status'
     | '/_app/admin/accounts/'
+    | '/_app/channels/$id/'
+    | '/_app/products/$channelId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  SubscriptionRouteRoute: typeof SubscriptionRouteRouteWithChildren
   AppRoute: typeof AppRouteWithChildren
+  ChannelsMiscRoute: typeof ChannelsMiscRouteWithChildren
   ConfirmCodeRoute: typeof ConfirmCodeRoute
   DevMailboxRoute: typeof DevMailboxRoute
   ResetCodeRoute: typeof ResetCodeRoute
@@ -303,12 +704,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/subscription': {
+      id: '/subscription'
+      path: '/subscription'
+      fullPath: '/subscription'
+      preLoaderRoute: typeof SubscriptionRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_app/admin': {
       id: '/_app/admin'
       path: '/admin'
       fullPath: '/admin'
       preLoaderRoute: typeof AppAdminRouteRouteImport
       parentRoute: typeof AppRoute
+    }
+    '/channels/_misc': {
+      id: '/channels/_misc'
+      path: '/channels'
+      fullPath: '/channels'
+      preLoaderRoute: typeof ChannelsMiscRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/confirm/$code': {
       id: '/confirm/$code'
@@ -359,6 +774,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetCodeRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/subscription/': {
+      id: '/subscription/'
+      path: '/'
+      fullPath: '/subscription/'
+      preLoaderRoute: typeof SubscriptionIndexRouteImport
+      parentRoute: typeof SubscriptionRouteRoute
+    }
+    '/subscription/awaiting-payment': {
+      id: '/subscription/awaiting-payment'
+      path: '/awaiting-payment'
+      fullPath: '/subscription/awaiting-payment'
+      preLoaderRoute: typeof SubscriptionAwaitingPaymentRouteImport
+      parentRoute: typeof SubscriptionRouteRoute
+    }
+    '/subscription/plans': {
+      id: '/subscription/plans'
+      path: '/plans'
+      fullPath: '/subscription/plans'
+      preLoaderRoute: typeof SubscriptionPlansRouteImport
+      parentRoute: typeof SubscriptionRouteRoute
+    }
+    '/subscription/success': {
+      id: '/subscription/success'
+      path: '/success'
+      fullPath: '/subscription/success'
+      preLoaderRoute: typeof SubscriptionSuccessRouteImport
+      parentRoute: typeof SubscriptionRouteRoute
+    }
     '/terms/': {
       id: '/terms/'
       path: '/terms'
@@ -373,6 +816,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/admin/plans': {
+      id: '/_app/admin/plans'
+      path: '/plans'
+      fullPath: '/admin/plans'
+      preLoaderRoute: typeof AppAdminPlansRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
     '/_app/admin/system': {
       id: '/_app/admin/system'
       path: '/system'
@@ -380,11 +830,74 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminSystemRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/channels/': {
+      id: '/_app/channels/'
+      path: '/channels'
+      fullPath: '/channels/'
+      preLoaderRoute: typeof AppChannelsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/channels/$id': {
+      id: '/_app/channels/$id'
+      path: '/channels/$id'
+      fullPath: '/channels/$id'
+      preLoaderRoute: typeof AppChannelsIdRouteRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/dashboard/': {
       id: '/_app/dashboard/'
       path: '/dashboard'
       fullPath: '/dashboard/'
       preLoaderRoute: typeof AppDashboardIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/dynamic-buffers/': {
+      id: '/_app/dynamic-buffers/'
+      path: '/dynamic-buffers'
+      fullPath: '/dynamic-buffers/'
+      preLoaderRoute: typeof AppDynamicBuffersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/dynamic-buffers/$id': {
+      id: '/_app/dynamic-buffers/$id'
+      path: '/dynamic-buffers/$id'
+      fullPath: '/dynamic-buffers/$id'
+      preLoaderRoute: typeof AppDynamicBuffersIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/dynamic-buffers/create': {
+      id: '/_app/dynamic-buffers/create'
+      path: '/dynamic-buffers/create'
+      fullPath: '/dynamic-buffers/create'
+      preLoaderRoute: typeof AppDynamicBuffersCreateRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/': {
+      id: '/_app/locations/'
+      path: '/locations'
+      fullPath: '/locations/'
+      preLoaderRoute: typeof AppLocationsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/$id': {
+      id: '/_app/locations/$id'
+      path: '/locations/$id'
+      fullPath: '/locations/$id'
+      preLoaderRoute: typeof AppLocationsIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/create': {
+      id: '/_app/locations/create'
+      path: '/locations/create'
+      fullPath: '/locations/create'
+      preLoaderRoute: typeof AppLocationsCreateRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/': {
+      id: '/_app/products/'
+      path: '/products'
+      fullPath: '/products/'
+      preLoaderRoute: typeof AppProductsIndexRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/settings/': {
@@ -401,6 +914,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSettingsLayoutRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/syncs/': {
+      id: '/_app/syncs/'
+      path: '/syncs'
+      fullPath: '/syncs/'
+      preLoaderRoute: typeof AppSyncsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/syncs/$id': {
+      id: '/_app/syncs/$id'
+      path: '/syncs/$id'
+      fullPath: '/syncs/$id'
+      preLoaderRoute: typeof AppSyncsIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/channels/_misc/square': {
+      id: '/channels/_misc/square'
+      path: '/square'
+      fullPath: '/channels/square'
+      preLoaderRoute: typeof ChannelsMiscSquareRouteImport
+      parentRoute: typeof ChannelsMiscRoute
+    }
     '/_app/admin/accounts/': {
       id: '/_app/admin/accounts/'
       path: '/accounts'
@@ -414,6 +948,90 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin/accounts/$accountId'
       preLoaderRoute: typeof AppAdminAccountsAccountIdRouteImport
       parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/channels/$id/': {
+      id: '/_app/channels/$id/'
+      path: '/'
+      fullPath: '/channels/$id/'
+      preLoaderRoute: typeof AppChannelsIdIndexRouteImport
+      parentRoute: typeof AppChannelsIdRouteRoute
+    }
+    '/_app/channels/$id/advanced': {
+      id: '/_app/channels/$id/advanced'
+      path: '/advanced'
+      fullPath: '/channels/$id/advanced'
+      preLoaderRoute: typeof AppChannelsIdAdvancedRouteImport
+      parentRoute: typeof AppChannelsIdRouteRoute
+    }
+    '/_app/channels/$id/channel-settings': {
+      id: '/_app/channels/$id/channel-settings'
+      path: '/channel-settings'
+      fullPath: '/channels/$id/channel-settings'
+      preLoaderRoute: typeof AppChannelsIdChannelSettingsRouteImport
+      parentRoute: typeof AppChannelsIdRouteRoute
+    }
+    '/_app/channels/$id/product-settings': {
+      id: '/_app/channels/$id/product-settings'
+      path: '/product-settings'
+      fullPath: '/channels/$id/product-settings'
+      preLoaderRoute: typeof AppChannelsIdProductSettingsRouteImport
+      parentRoute: typeof AppChannelsIdRouteRoute
+    }
+    '/_app/channels/$id/shipping-settings': {
+      id: '/_app/channels/$id/shipping-settings'
+      path: '/shipping-settings'
+      fullPath: '/channels/$id/shipping-settings'
+      preLoaderRoute: typeof AppChannelsIdShippingSettingsRouteImport
+      parentRoute: typeof AppChannelsIdRouteRoute
+    }
+    '/_app/channels/create/$id': {
+      id: '/_app/channels/create/$id'
+      path: '/channels/create/$id'
+      fullPath: '/channels/create/$id'
+      preLoaderRoute: typeof AppChannelsCreateIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/oauth/callback/$service': {
+      id: '/_app/oauth/callback/$service'
+      path: '/oauth/callback/$service'
+      fullPath: '/oauth/callback/$service'
+      preLoaderRoute: typeof AppOauthCallbackServiceRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/oauth/initiate/$service': {
+      id: '/_app/oauth/initiate/$service'
+      path: '/oauth/initiate/$service'
+      fullPath: '/oauth/initiate/$service'
+      preLoaderRoute: typeof AppOauthInitiateServiceRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/$channelId/': {
+      id: '/_app/products/$channelId/'
+      path: '/products/$channelId'
+      fullPath: '/products/$channelId/'
+      preLoaderRoute: typeof AppProductsChannelIdIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/$channelId/$id': {
+      id: '/_app/products/$channelId/$id'
+      path: '/products/$channelId/$id'
+      fullPath: '/products/$channelId/$id'
+      preLoaderRoute: typeof AppProductsChannelIdIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/$channelId/create': {
+      id: '/_app/products/$channelId/create'
+      path: '/products/$channelId/create'
+      fullPath: '/products/$channelId/create'
+      preLoaderRoute: typeof AppProductsChannelIdCreateRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/products/$channelId/edit': {
+      id: '/_app/products/$channelId/edit'
+      path: '/products/$channelId/edit'
+      fullPath: '/products/$channelId/edit'
+      preLoaderRoute: typeof AppProductsChannelIdEditRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/settings/_layout/account': {
       id: '/_app/settings/_layout/account'
@@ -429,6 +1047,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSettingsLayoutAppManagementRouteImport
       parentRoute: typeof AppSettingsLayoutRoute
     }
+    '/_app/settings/_layout/exports': {
+      id: '/_app/settings/_layout/exports'
+      path: '/exports'
+      fullPath: '/settings/exports'
+      preLoaderRoute: typeof AppSettingsLayoutExportsRouteImport
+      parentRoute: typeof AppSettingsLayoutRoute
+    }
     '/_app/settings/_layout/profile': {
       id: '/_app/settings/_layout/profile'
       path: '/profile'
@@ -436,10 +1061,35 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSettingsLayoutProfileRouteImport
       parentRoute: typeof AppSettingsLayoutRoute
     }
+    '/channels/_misc/$platform/$status': {
+      id: '/channels/_misc/$platform/$status'
+      path: '/$platform/$status'
+      fullPath: '/channels/$platform/$status'
+      preLoaderRoute: typeof ChannelsMiscPlatformStatusRouteImport
+      parentRoute: typeof ChannelsMiscRoute
+    }
   }
 }
 
+interface SubscriptionRouteRouteChildren {
+  SubscriptionAwaitingPaymentRoute: typeof SubscriptionAwaitingPaymentRoute
+  SubscriptionPlansRoute: typeof SubscriptionPlansRoute
+  SubscriptionSuccessRoute: typeof SubscriptionSuccessRoute
+  SubscriptionIndexRoute: typeof SubscriptionIndexRoute
+}
+
+const SubscriptionRouteRouteChildren: SubscriptionRouteRouteChildren = {
+  SubscriptionAwaitingPaymentRoute: SubscriptionAwaitingPaymentRoute,
+  SubscriptionPlansRoute: SubscriptionPlansRoute,
+  SubscriptionSuccessRoute: SubscriptionSuccessRoute,
+  SubscriptionIndexRoute: SubscriptionIndexRoute,
+}
+
+const SubscriptionRouteRouteWithChildren =
+  SubscriptionRouteRoute._addFileChildren(SubscriptionRouteRouteChildren)
+
 interface AppAdminRouteRouteChildren {
+  AppAdminPlansRoute: typeof AppAdminPlansRoute
   AppAdminSystemRoute: typeof AppAdminSystemRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminAccountsAccountIdRoute: typeof AppAdminAccountsAccountIdRoute
@@ -447,6 +1097,7 @@ interface AppAdminRouteRouteChildren {
 }
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
+  AppAdminPlansRoute: AppAdminPlansRoute,
   AppAdminSystemRoute: AppAdminSystemRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminAccountsAccountIdRoute: AppAdminAccountsAccountIdRoute,
@@ -457,15 +1108,36 @@ const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
   AppAdminRouteRouteChildren,
 )
 
+interface AppChannelsIdRouteRouteChildren {
+  AppChannelsIdAdvancedRoute: typeof AppChannelsIdAdvancedRoute
+  AppChannelsIdChannelSettingsRoute: typeof AppChannelsIdChannelSettingsRoute
+  AppChannelsIdProductSettingsRoute: typeof AppChannelsIdProductSettingsRoute
+  AppChannelsIdShippingSettingsRoute: typeof AppChannelsIdShippingSettingsRoute
+  AppChannelsIdIndexRoute: typeof AppChannelsIdIndexRoute
+}
+
+const AppChannelsIdRouteRouteChildren: AppChannelsIdRouteRouteChildren = {
+  AppChannelsIdAdvancedRoute: AppChannelsIdAdvancedRoute,
+  AppChannelsIdChannelSettingsRoute: AppChannelsIdChannelSettingsRoute,
+  AppChannelsIdProductSettingsRoute: AppChannelsIdProductSettingsRoute,
+  AppChannelsIdShippingSettingsRoute: AppChannelsIdShippingSettingsRoute,
+  AppChannelsIdIndexRoute: AppChannelsIdIndexRoute,
+}
+
+const AppChannelsIdRouteRouteWithChildren =
+  AppChannelsIdRouteRoute._addFileChildren(AppChannelsIdRouteRouteChildren)
+
 interface AppSettingsLayoutRouteChildren {
   AppSettingsLayoutAccountRoute: typeof AppSettingsLayoutAccountRoute
   AppSettingsLayoutAppManagementRoute: typeof AppSettingsLayoutAppManagementRoute
+  AppSettingsLayoutExportsRoute: typeof AppSettingsLayoutExportsRoute
   AppSettingsLayoutProfileRoute: typeof AppSettingsLayoutProfileRoute
 }
 
 const AppSettingsLayoutRouteChildren: AppSettingsLayoutRouteChildren = {
   AppSettingsLayoutAccountRoute: AppSettingsLayoutAccountRoute,
   AppSettingsLayoutAppManagementRoute: AppSettingsLayoutAppManagementRoute,
+  AppSettingsLayoutExportsRoute: AppSettingsLayoutExportsRoute,
   AppSettingsLayoutProfileRoute: AppSettingsLayoutProfileRoute,
 }
 
@@ -474,23 +1146,75 @@ const AppSettingsLayoutRouteWithChildren =
 
 interface AppRouteChildren {
   AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
+  AppChannelsIdRouteRoute: typeof AppChannelsIdRouteRouteWithChildren
+  AppDynamicBuffersIdRoute: typeof AppDynamicBuffersIdRoute
+  AppDynamicBuffersCreateRoute: typeof AppDynamicBuffersCreateRoute
+  AppLocationsIdRoute: typeof AppLocationsIdRoute
+  AppLocationsCreateRoute: typeof AppLocationsCreateRoute
   AppSettingsLayoutRoute: typeof AppSettingsLayoutRouteWithChildren
+  AppSyncsIdRoute: typeof AppSyncsIdRoute
+  AppChannelsIndexRoute: typeof AppChannelsIndexRoute
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
+  AppDynamicBuffersIndexRoute: typeof AppDynamicBuffersIndexRoute
+  AppLocationsIndexRoute: typeof AppLocationsIndexRoute
+  AppProductsIndexRoute: typeof AppProductsIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
+  AppSyncsIndexRoute: typeof AppSyncsIndexRoute
+  AppChannelsCreateIdRoute: typeof AppChannelsCreateIdRoute
+  AppOauthCallbackServiceRoute: typeof AppOauthCallbackServiceRoute
+  AppOauthInitiateServiceRoute: typeof AppOauthInitiateServiceRoute
+  AppProductsChannelIdIdRoute: typeof AppProductsChannelIdIdRoute
+  AppProductsChannelIdCreateRoute: typeof AppProductsChannelIdCreateRoute
+  AppProductsChannelIdEditRoute: typeof AppProductsChannelIdEditRoute
+  AppProductsChannelIdIndexRoute: typeof AppProductsChannelIdIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
+  AppChannelsIdRouteRoute: AppChannelsIdRouteRouteWithChildren,
+  AppDynamicBuffersIdRoute: AppDynamicBuffersIdRoute,
+  AppDynamicBuffersCreateRoute: AppDynamicBuffersCreateRoute,
+  AppLocationsIdRoute: AppLocationsIdRoute,
+  AppLocationsCreateRoute: AppLocationsCreateRoute,
   AppSettingsLayoutRoute: AppSettingsLayoutRouteWithChildren,
+  AppSyncsIdRoute: AppSyncsIdRoute,
+  AppChannelsIndexRoute: AppChannelsIndexRoute,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
+  AppDynamicBuffersIndexRoute: AppDynamicBuffersIndexRoute,
+  AppLocationsIndexRoute: AppLocationsIndexRoute,
+  AppProductsIndexRoute: AppProductsIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,
+  AppSyncsIndexRoute: AppSyncsIndexRoute,
+  AppChannelsCreateIdRoute: AppChannelsCreateIdRoute,
+  AppOauthCallbackServiceRoute: AppOauthCallbackServiceRoute,
+  AppOauthInitiateServiceRoute: AppOauthInitiateServiceRoute,
+  AppProductsChannelIdIdRoute: AppProductsChannelIdIdRoute,
+  AppProductsChannelIdCreateRoute: AppProductsChannelIdCreateRoute,
+  AppProductsChannelIdEditRoute: AppProductsChannelIdEditRoute,
+  AppProductsChannelIdIndexRoute: AppProductsChannelIdIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 
+interface ChannelsMiscRouteChildren {
+  ChannelsMiscSquareRoute: typeof ChannelsMiscSquareRoute
+  ChannelsMiscPlatformStatusRoute: typeof ChannelsMiscPlatformStatusRoute
+}
+
+const ChannelsMiscRouteChildren: ChannelsMiscRouteChildren = {
+  ChannelsMiscSquareRoute: ChannelsMiscSquareRoute,
+  ChannelsMiscPlatformStatusRoute: ChannelsMiscPlatformStatusRoute,
+}
+
+const ChannelsMiscRouteWithChildren = ChannelsMiscRoute._addFileChildren(
+  ChannelsMiscRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  SubscriptionRouteRoute: SubscriptionRouteRouteWithChildren,
   AppRoute: AppRouteWithChildren,
+  ChannelsMiscRoute: ChannelsMiscRouteWithChildren,
   ConfirmCodeRoute: ConfirmCodeRoute,
   DevMailboxRoute: DevMailboxRoute,
   ResetCodeRoute: ResetCodeRoute,

@@ -50,4 +50,25 @@ describe('database', () => {
     expect(await database.db.select().from(systemSettings)).toEqual([]);
     await database.close();
   });
+
+  it.runIf(usingServer())('grants a named lock to one process at a time, and again once it is released', async () => {
+    const database = await createTestDatabase();
+    // A second process on the same database: a pool of its own.
+    const other = await openDatabase({ url: database.connectionString as string, poolMax: 2 });
+    try {
+      const release = await database.exclusive('push:chn_a');
+      expect(release).not.toBeNull();
+      expect(await other.exclusive('push:chn_a')).toBeNull();
+      const elsewhere = await other.exclusive('push:chn_b');
+      expect(elsewhere).not.toBeNull();
+      await release?.();
+      const now = await other.exclusive('push:chn_a');
+      expect(now).not.toBeNull();
+      await now?.();
+      await elsewhere?.();
+    } finally {
+      await other.close();
+      await database.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -13,7 +13,8 @@ import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
+/** What `db.transaction(tx => …)` hands its callback (the relations parameter spelled out, else it mismatches). */
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -28,6 +29,12 @@ export interface Database extends SqlExecutor {
   /** For pg-boss on a server: it keeps a pool of its own. */
   readonly connectionString?: string;
   migrate(): Promise<void>;
+  /**
+   * Holds the lock named `key` across processes until the answered release is called or the process dies;
+   * null when another holder has it. On PostgreSQL a session advisory lock on a connection of its own; PGlite
+   * belongs to one process, so there it is always granted (callers serialise within the process).
+   */
+  exclusive(key: string): Promise<(() => Promise<void>) | null>;
   /** True when the database answers and every committed migration is applied. */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
@@ -63,6 +70,7 @@ async function openPglite(options: { dataDir: string } | { memory: true }): Prom
       return client.query(text, values);
     },
     migrate: () => migratePglite(drizzlePglite({ client, casing: 'snake_case' }), { migrationsFolder }),
+    exclusive: async () => async () => {},
     isReady: () => migrationsApplied(db),
     async close() {
       if (closed) return;
@@ -84,6 +92,31 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
     connectionString: url,
     executeSql: (text, values = []) => pool.query(text, values),
     migrate: () => migrateNodePg(drizzleNodePg({ client: pool, casing: 'snake_case' }), { migrationsFolder }),
+    async exclusive(key) {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query('select pg_try_advisory_lock(hashtextextended($1, 0)) as ok', [key]);
+        if (!rows[0]?.ok) {
+          client.release();
+          return null;
+        }
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        try {
+          await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+          client.release();
+        } catch (err) {
+          // A connection dropped with the lock held gives the lock up with it.
+          client.release(err as Error);
+        }
+      };
+    },
     isReady: () => migrationsApplied(db),
     async close() {
       if (closed) return;

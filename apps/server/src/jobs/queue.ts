@@ -27,6 +27,11 @@ export interface JobQueue {
   send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
   /** Starts the workers of every registered job type in this process. */
   work(): Promise<void>;
+  /**
+   * Wakes this process's idle workers of a job type to fetch now instead of at their next poll (a no-op
+   * where the process does not work that type). For latency-critical jobs sent from this process.
+   */
+  notify(name: string): void;
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
 
@@ -59,6 +64,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   }
 
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
+  const workerIds = new Map<string, string[]>();
   return {
     boss,
     send: (name, data, sendOptions = {}) => boss.send(name, data, sendOptions),
@@ -67,7 +73,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
         const handler = job.handler as JobDefinition['handler'];
         const concurrency = job.concurrency ?? 1;
         for (let i = 0; i < concurrency; i++) {
-          await boss.work<object>(
+          const workerId = await boss.work<object>(
             job.name,
             { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
             async ([item]) => {
@@ -82,8 +88,12 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
               }
             },
           );
+          workerIds.set(job.name, [...(workerIds.get(job.name) ?? []), workerId]);
         }
       }
+    },
+    notify(name) {
+      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
     },
     async stop({ timeoutMs = 20_000 } = {}) {
       // graceful: running handlers finish (up to the timeout); close: false because the database

@@ -1,4 +1,14 @@
+import { BILLING_EVENT_JOB, processBillingEvent } from '../modules/billing/billing.webhooks.ts';
+import { CHANNEL_WEBHOOK_JOB, processWebhookEvent } from '../modules/channels/channels.webhooks.ts';
+import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';
+import { CATALOG_DAILY_JOB, dispatchDailyCatalogSync } from '../modules/products/catalog.schedule.ts';
+import { CATALOG_IMPORT_JOB, CATALOG_IMPORT_RETRIES, runCatalogImport } from '../modules/products/catalog-import.ts';
+import {
+  CATALOG_PUBLISH_JOB,
+  CATALOG_PUBLISH_RETRIES,
+  runCatalogPublish,
+} from '../modules/products/catalog-publish.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
 
@@ -11,5 +21,56 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryDelaySeconds: 10,
     concurrency: 2,
   };
-  return [mailSend as JobDefinition<never>];
+  const channelWebhook: JobDefinition<{ id: string }> = {
+    name: CHANNEL_WEBHOOK_JOB,
+    handler: ({ id }) => processWebhookEvent(services, id),
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    concurrency: 2,
+  };
+  // One at a time: events of one subscription are applied in the order they are taken.
+  const billingEvent: JobDefinition<{ id: string }> = {
+    name: BILLING_EVENT_JOB,
+    handler: ({ id }) => processBillingEvent(services, id),
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    concurrency: 1,
+  };
+  // Catalog import and publish: a failed attempt starts the run over (both are idempotent); two at once so
+  // one long import does not hold up another channel's.
+  const catalogImport: JobDefinition<Parameters<typeof runCatalogImport>[1]> = {
+    name: CATALOG_IMPORT_JOB,
+    handler: (data, meta) => runCatalogImport(services, data, meta),
+    retryLimit: CATALOG_IMPORT_RETRIES,
+    retryDelaySeconds: 30,
+    // A large Shopify catalog pages slowly under its query-cost limit: an import may take hours.
+    expireInSeconds: 6 * 60 * 60,
+    concurrency: 2,
+  };
+  const catalogPublish: JobDefinition<Parameters<typeof runCatalogPublish>[1]> = {
+    name: CATALOG_PUBLISH_JOB,
+    handler: (data, meta) => runCatalogPublish(services, data, meta),
+    retryLimit: CATALOG_PUBLISH_RETRIES,
+    retryDelaySeconds: 30,
+    expireInSeconds: 60 * 60,
+    concurrency: 1,
+  };
+  const catalogDaily: JobDefinition<Record<string, never>> = {
+    name: CATALOG_DAILY_JOB,
+    handler: async () => {
+      await dispatchDailyCatalogSync(services);
+    },
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    concurrency: 1,
+  };
+  return [
+    mailSend as JobDefinition<never>,
+    channelWebhook as JobDefinition<never>,
+    billingEvent as JobDefinition<never>,
+    ...inventoryJobDefinitions(services),
+    catalogImport as JobDefinition<never>,
+    catalogPublish as JobDefinition<never>,
+    catalogDaily as JobDefinition<never>,
+  ];
 }

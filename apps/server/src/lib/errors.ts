@@ -15,6 +15,8 @@ const codes = {
   TOO_MANY_REQUESTS: { trpc: 'TOO_MANY_REQUESTS', http: 429 },
   NOT_IMPLEMENTED: { trpc: 'NOT_IMPLEMENTED', http: 501 },
   UPSTREAM_FAILED: { trpc: 'BAD_GATEWAY', http: 502 }, // a channel or payment API failed
+  PLAN_LIMIT: { trpc: 'FORBIDDEN', http: 402 }, // the plan's limit is reached; upgrading lifts it
+  PAYMENT_REQUIRED: { trpc: 'FORBIDDEN', http: 402 }, // past due beyond the grace period: read-only
 } as const satisfies Record<string, { trpc: TRPC_ERROR_CODE_KEY; http: number }>;
 
 export type DomainErrorCode = keyof typeof codes;

@@ -3,7 +3,15 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { accountsRest } from '../modules/accounts/accounts.rest.ts';
 import { appsRest } from '../modules/apps/apps.rest.ts';
 import { authRest } from '../modules/auth/auth.rest.ts';
+import { buffersRest } from '../modules/buffers/buffers.rest.ts';
+import { channelsFrontendRest, channelsRest } from '../modules/channels/channels.rest.ts';
+import { exportsFrontendRest, exportsV1Rest } from '../modules/exports/exports.rest.ts';
+import { filesRest } from '../modules/files/files.rest.ts';
+import { locationsRest } from '../modules/locations/locations.rest.ts';
 import { mailRest } from '../modules/mail/mail.rest.ts';
+import { catalogFrontendRest, catalogRest } from '../modules/products/catalog.rest.ts';
+import { productsFrontendRest, productsRest } from '../modules/products/products.rest.ts';
+import { syncsFrontendRest } from '../modules/syncs/syncs.rest.ts';
 import type { Services } from '../services.ts';
 import { optionsRest } from './options.rest.ts';
 import type { RestApp, RestVersion } from './route.ts';
@@ -13,9 +21,38 @@ import { statusRest } from './status.rest.ts';
 export type RestModule = (app: RestApp, services: Services, version: RestVersion) => void;
 
 const modules: Record<RestVersion, RestModule[]> = {
-  frontend: [authRest, mailRest, accountsRest],
-  v1: [statusRest, appsRest],
-  v2: [statusRest, optionsRest, appsRest],
+  frontend: [
+    authRest,
+    mailRest,
+    accountsRest,
+    channelsFrontendRest,
+    syncsFrontendRest,
+    exportsFrontendRest,
+    catalogFrontendRest,
+    productsFrontendRest,
+  ],
+  v1: [
+    statusRest,
+    appsRest,
+    channelsRest,
+    buffersRest,
+    locationsRest,
+    exportsV1Rest,
+    catalogRest,
+    productsRest,
+    filesRest,
+  ],
+  v2: [
+    statusRest,
+    optionsRest,
+    appsRest,
+    channelsRest,
+    buffersRest,
+    locationsRest,
+    catalogRest,
+    productsRest,
+    filesRest,
+  ],
 };
 
 export async function registerRestApi(app: FastifyInstance, services: Services, extra: Partial<typeof modules> = {}) {

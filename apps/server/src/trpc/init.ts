@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { DomainError, trpcCodeFor } from '../lib/errors.ts';
+import { assertWritable, writableWhileReadOnly } from '../modules/billing/read-only.ts';
 import type { Context } from './context.ts';
 
 const t = initTRPC.context<Context>().create({
@@ -46,10 +47,16 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapDomainErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to continue.' });
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
-});
+export const authedProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to continue.' });
+    return next({ ctx: { ...ctx, actor: ctx.actor } });
+  })
+  // past_due beyond the grace period: read-only, except paying and signing in or out (modules/billing).
+  .use(async ({ ctx, type, path, next }) => {
+    if (type === 'mutation' && !writableWhileReadOnly(path)) await assertWritable(ctx.services.db, ctx.actor.accountId);
+    return next();
+  });
 
 export const superuserProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.actor.authorizationLevel !== 'superuser') {

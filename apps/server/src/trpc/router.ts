@@ -3,7 +3,14 @@ import { adminRouter } from '../modules/admin/admin.router.ts';
 import { appsRouter } from '../modules/apps/apps.router.ts';
 import { auditRouter } from '../modules/audit/audit.router.ts';
 import { authRouter, hydrationRouter } from '../modules/auth/auth.router.ts';
+import { adminPlansRouter, billingRouter, plansRouter } from '../modules/billing/billing.router.ts';
+import { buffersRouter } from '../modules/buffers/buffers.router.ts';
+import { channelsRouter } from '../modules/channels/channels.router.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
+import { locationsRouter } from '../modules/locations/locations.router.ts';
+import { productsRouter } from '../modules/products/products.router.ts';
+import { stockRouter } from '../modules/stock/stock.router.ts';
+import { syncsRouter } from '../modules/syncs/syncs.router.ts';
 import { usersRouter } from '../modules/users/users.router.ts';
 import { router } from './init.ts';
 
@@ -14,8 +21,16 @@ export const appRouter = router({
   apps: appsRouter,
   account: accountRouter,
   users: usersRouter,
-  admin: adminRouter,
+  admin: { ...adminRouter._def.record, plans: adminPlansRouter },
   audit: auditRouter,
+  channels: channelsRouter,
+  syncs: syncsRouter,
+  locations: locationsRouter,
+  plans: plansRouter,
+  billing: billingRouter,
+  products: productsRouter,
+  inventory: stockRouter,
+  buffers: buffersRouter,
 });
 
 export type AppRouter = typeof appRouter;

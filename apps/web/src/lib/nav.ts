@@ -14,6 +14,36 @@ export interface NavDestination {
 /** Screens that exist. The sidebar and the not-found search both read this list. */
 export const NAV_DESTINATIONS: readonly NavDestination[] = [
   { to: '/dashboard', label: 'Dashboard', description: 'Sales and stock metrics over time', inSidebar: true },
+  {
+    to: '/channels',
+    label: 'Channels',
+    description: 'Connect Shopify, BigCommerce and Square POS; channel settings',
+    inSidebar: true,
+  },
+  {
+    to: '/locations',
+    label: 'Locations',
+    description: 'Your stores and warehouses: store ids, shipping, pickup and routing priority',
+    inSidebar: true,
+  },
+  {
+    to: '/products',
+    label: 'Products',
+    description: 'Your catalog per channel: products, variants, stock per location and sync status',
+    inSidebar: true,
+  },
+  {
+    to: '/dynamic-buffers',
+    label: 'Dynamic buffers',
+    description: 'Stock held back from a channel per SKU and location, against overselling',
+    inSidebar: true,
+  },
+  {
+    to: '/syncs',
+    label: 'Syncs',
+    description: 'Sync runs with your channels: progress, failed items and retries',
+    inSidebar: true,
+  },
   { to: '/settings', label: 'Settings', description: 'Your profile, business details and API keys', inSidebar: true },
   {
     to: '/admin/accounts',
@@ -23,11 +53,24 @@ export const NAV_DESTINATIONS: readonly NavDestination[] = [
     access: 'superuser',
   },
   {
+    to: '/admin/plans',
+    label: 'Plans',
+    description: 'Subscription plans: prices, limits and features',
+    inSidebar: true,
+    access: 'superAdmin',
+  },
+  {
     to: '/admin/system',
     label: 'System settings',
     description: 'System settings, modules and superusers',
     inSidebar: false,
     access: 'superAdmin',
+  },
+  {
+    to: '/subscription/plans',
+    label: 'Plans and pricing',
+    description: 'Subscription plans, their prices and limits',
+    inSidebar: false,
   },
   { to: '/terms', label: 'Terms of Service', description: 'The terms for using Switchyard', inSidebar: false },
   { to: '/login', label: 'Sign in', description: 'Sign in to your back office', inSidebar: false },

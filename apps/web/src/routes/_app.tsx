@@ -21,6 +21,7 @@ import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { ActingBanner } from './_app/-components/acting-banner.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
 import { AppNavbar } from './_app/-components/app-navbar.tsx';
+import { PastDueBanner } from './_app/-components/past-due-banner.tsx';
 
 export const Route = createFileRoute('/_app')({
   beforeLoad: async ({ context, location, preload }) => {
@@ -109,6 +110,9 @@ function AppLayout() {
       <AppShell.Main>
         <RenderErrorBoundary>
           <ActingBanner />
+        </RenderErrorBoundary>
+        <RenderErrorBoundary>
+          <PastDueBanner />
         </RenderErrorBoundary>
         <RenderErrorBoundary resetKey={pathname}>
           <Outlet />

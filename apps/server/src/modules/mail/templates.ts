@@ -4,7 +4,10 @@ export type MailTemplate =
   | { template: 'confirm'; firstname: string; link: string }
   | { template: 'reset'; firstname: string; link: string }
   | { template: 'email_change'; firstname: string; link: string; newEmail: string }
-  | { template: 'welcome'; firstname: string; link: string };
+  | { template: 'welcome'; firstname: string; link: string }
+  | { template: 'channel_disconnected'; firstname: string; link: string; channelName: string; provider: string }
+  | { template: 'payment_failed'; firstname: string; link: string; planName: string; reason: string; graceDays: number }
+  | { template: 'subscription_canceled'; firstname: string; link: string; planName: string };
 
 export interface RenderedMail {
   subject: string;
@@ -77,6 +80,39 @@ export function renderMail(mail: MailTemplate): RenderedMail {
         ],
         { label: `Open ${PRODUCT}`, href: mail.link },
         'Questions? Reply to this e-mail or write to support@switchyard.app.',
+      );
+    case 'channel_disconnected':
+      return render(
+        `${mail.channelName} was disconnected`,
+        hello,
+        [
+          `The ${PRODUCT} app was uninstalled from your ${mail.provider} shop, so ${mail.channelName} is disconnected: stock, products and orders no longer sync with it.`,
+          'Its settings are kept. To sync again, re-authorise the channel.',
+        ],
+        { label: 'Open your channels', href: mail.link },
+        'If you did not uninstall the app, someone with access to your shop did; check who can manage its apps.',
+      );
+    case 'payment_failed':
+      return render(
+        `Your ${PRODUCT} payment failed`,
+        hello,
+        [
+          `We could not collect the payment for your ${mail.planName} plan: ${mail.reason}`,
+          `Update your payment method within ${mail.graceDays} days to keep full use of ${PRODUCT}; after that your account becomes read-only until a payment succeeds.`,
+        ],
+        { label: 'Update your payment method', href: mail.link },
+        'We will retry the payment automatically. Questions? Reply to this e-mail.',
+      );
+    case 'subscription_canceled':
+      return render(
+        `Your ${PRODUCT} subscription has ended`,
+        hello,
+        [
+          `Your ${mail.planName} subscription is canceled and will not renew. Your data is kept.`,
+          'To sync stock, products and orders again, choose a plan.',
+        ],
+        { label: 'Choose a plan', href: mail.link },
+        'If you did not expect this, reply to this e-mail.',
       );
   }
 }

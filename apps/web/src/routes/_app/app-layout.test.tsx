@@ -21,7 +21,15 @@ describe('app layout', () => {
     await openDashboard();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(['Dashboard', 'Settings']);
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Dashboard',
+      'Channels',
+      'Locations',
+      'Products',
+      'Dynamic buffers',
+      'Syncs',
+      'Settings',
+    ]);
     expect(links[0]).toHaveAttribute('aria-current', 'page');
   });
 

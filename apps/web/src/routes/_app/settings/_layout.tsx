@@ -5,6 +5,7 @@ const SETTINGS_PAGES: { to: NonNullable<LinkProps['to']>; label: string }[] = [
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/account', label: 'Account' },
   { to: '/settings/app-management', label: 'App management' },
+  { to: '/settings/exports', label: 'Exports' },
 ];
 
 export const Route = createFileRoute('/_app/settings/_layout')({

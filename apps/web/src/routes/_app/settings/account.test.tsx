@@ -2,6 +2,7 @@ import type { AccountCatalogs, AuditList } from '@switchyard/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
+import { status } from '../../subscription/-components/fixtures.ts';
 
 const CATALOGS: AccountCatalogs = {
   account: {
@@ -17,6 +18,17 @@ const CATALOGS: AccountCatalogs = {
     currency: 'GBP',
   },
   accountSettings: [],
+};
+
+/** An account without a subscription yet: the billing section only offers the plans. */
+const NO_BILLING = {
+  'billing.getOverview': () => ({
+    status: status(),
+    plan: null,
+    invoices: [],
+    paymentMethod: null,
+    usage: { channels: 0, locations: 0, ordersThisMonth: 0, users: 1 },
+  }),
 };
 
 function auditPage(offset: number, total: number): AuditList {
@@ -41,6 +53,7 @@ describe('account settings', () => {
     const { user, fetch } = await renderApp('/settings/account', {
       signedIn: true,
       handlers: {
+        ...NO_BILLING,
         'account.catalogs': () => CATALOGS,
         'account.update': (input) => {
           saved = input;
@@ -51,7 +64,7 @@ describe('account settings', () => {
     });
     expect(await screen.findByText('Past due')).toBeInTheDocument();
     expect(screen.getByText(/A payment has failed/)).toBeInTheDocument();
-    expect(screen.queryByText('Plans are on their way')).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     const form = screen.getByRole('form', { name: 'Business details' });
     const business = within(form).getByLabelText(/Business name/);
@@ -84,20 +97,23 @@ describe('account settings', () => {
     expect(await screen.findByText('Your business details were saved.')).toBeInTheDocument();
   }, 15_000);
 
-  it('accepts the upgrade search param and says plans come with billing, without a plan picker', async () => {
+  it('with upgrade=true and no subscription yet points to the plans', async () => {
     const { router } = await renderApp('/settings/account?upgrade=true', {
       signedIn: true,
-      handlers: { 'account.catalogs': () => CATALOGS, 'audit.list': () => auditPage(0, 0) },
+      handlers: { ...NO_BILLING, 'account.catalogs': () => CATALOGS, 'audit.list': () => auditPage(0, 0) },
     });
-    expect(await screen.findByText('Plans are on their way')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your account has no subscription yet. Choose a plan to unlock everything.'),
+    ).toBeInTheDocument();
     expect(router.state.location.search).toEqual({ upgrade: true });
-    expect(within(screen.getByRole('main')).queryAllByRole('radio')).toHaveLength(0);
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/subscription/plans');
   });
 
   it('lists the audit log with superuser acts, page by page', async () => {
     const { user, fetch } = await renderApp('/settings/account', {
       signedIn: true,
       handlers: {
+        ...NO_BILLING,
         'account.catalogs': () => CATALOGS,
         'audit.list': (input) => auditPage((input as { offset: number }).offset, 30),
       },
@@ -126,6 +142,7 @@ describe('account settings', () => {
     const { user } = await renderApp('/settings/account', {
       signedIn: true,
       handlers: {
+        ...NO_BILLING,
         'account.catalogs': () => {
           if (fail) throw new Error('Database is down');
           return CATALOGS;

@@ -1,6 +1,6 @@
-import { Alert, Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
 import { QueryError } from '../../../../components/query-error.tsx';
 import { SectionCard } from '../../../../components/section-card.tsx';
@@ -8,8 +8,9 @@ import { ACCOUNT_STATUS } from '../../../../lib/account-status.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 import { AccountDetailsForm } from '../-components/account-form.tsx';
 import { AuditLog } from '../-components/audit-log.tsx';
+import { BillingSection } from '../-components/billing-section.tsx';
 
-// SPEC §2: optional boolean `upgrade`, reserved for the billing work.
+// SPEC §2: optional boolean `upgrade`: opens the plan change.
 const AccountSearch = z.object({ upgrade: z.boolean().optional().catch(undefined) });
 
 export const Route = createFileRoute('/_app/settings/_layout/account')({
@@ -20,15 +21,11 @@ export const Route = createFileRoute('/_app/settings/_layout/account')({
 function AccountPage() {
   const trpc = useTRPC();
   const { upgrade = false } = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
   const catalogs = useQuery(trpc.account.catalogs.queryOptions());
 
   return (
     <Stack gap="lg">
-      {upgrade ? (
-        <Alert variant="light" title="Plans are on their way" role="status">
-          Choosing or changing a plan arrives with billing. Until then your account keeps its current access.
-        </Alert>
-      ) : null}
       {catalogs.isPending ? (
         <Stack gap="md" role="status" aria-label="Loading your account">
           <Skeleton height={90} />
@@ -47,6 +44,10 @@ function AccountPage() {
           <AccountDetailsForm key={JSON.stringify(catalogs.data.account)} account={catalogs.data.account} />
         </>
       )}
+      <BillingSection
+        upgrade={upgrade}
+        onUpgradeClosed={() => void navigate({ search: (prev) => ({ ...prev, upgrade: undefined }), replace: true })}
+      />
       <AuditLog />
     </Stack>
   );

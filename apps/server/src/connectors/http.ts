@@ -1,0 +1,202 @@
+import type { Logger } from 'pino';
+
+/**
+ * The transport every connector uses: a per-shop rate limiter fed by the provider's own signals,
+ * retries with exponential backoff and full jitter that honour Retry-After, and a timeout on every
+ * attempt. Credentials travel in headers only and are never logged.
+ */
+
+/** Token bucket: `capacity` units, refilled at `refillPerSecond`; providers correct it from their signals. */
+export class TokenBucket {
+  private tokens: number;
+  private last = Date.now();
+  private pausedUntil = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  capacity: number;
+  refillPerSecond: number;
+
+  constructor(capacity: number, refillPerSecond: number) {
+    this.capacity = capacity;
+    this.refillPerSecond = refillPerSecond;
+    this.tokens = capacity;
+  }
+
+  private refill() {
+    const now = Date.now();
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.refillPerSecond);
+    this.last = now;
+  }
+
+  /** Waits (in arrival order) until `cost` units are available, then takes them. */
+  acquire(cost = 1): Promise<void> {
+    const turn = this.queue.then(async () => {
+      for (;;) {
+        const pause = this.pausedUntil - Date.now();
+        if (pause > 0) await sleep(pause);
+        this.refill();
+        const need = Math.min(cost, this.capacity);
+        if (this.tokens >= need) {
+          this.tokens -= need;
+          return;
+        }
+        await sleep(Math.ceil(((need - this.tokens) / this.refillPerSecond) * 1000));
+      }
+    });
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** The provider told us what is left (Shopify currentlyAvailable, BigCommerce X-Rate-Limit-Requests-Left). */
+  observe(available: number, capacity?: number, refillPerSecond?: number) {
+    if (capacity && capacity > 0) this.capacity = capacity;
+    if (refillPerSecond && refillPerSecond > 0) this.refillPerSecond = refillPerSecond;
+    this.refill();
+    this.tokens = Math.min(this.capacity, Math.max(0, available));
+  }
+
+  /** Stop sending for `ms` (a 429 with Retry-After, a reset window). */
+  pause(ms: number) {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+    this.tokens = 0;
+  }
+
+  /** Tokens available now (for tests and metrics). */
+  available(): number {
+    this.refill();
+    return this.tokens;
+  }
+}
+
+const buckets = new Map<string, TokenBucket>();
+
+/** One limiter per connected shop per process, e.g. limiterFor('shopify:demo', () => new TokenBucket(1000, 50)). */
+export function limiterFor(key: string, create: () => TokenBucket): TokenBucket {
+  let bucket = buckets.get(key);
+  if (!bucket) {
+    bucket = create();
+    buckets.set(key, bucket);
+  }
+  return bucket;
+}
+
+export class ProviderHttpError extends Error {
+  readonly status: number | null;
+  readonly body: unknown;
+  readonly retryable: boolean;
+
+  constructor(message: string, status: number | null, body: unknown, retryable: boolean) {
+    super(message);
+    this.name = 'ProviderHttpError';
+    this.status = status;
+    this.body = body;
+    this.retryable = retryable;
+  }
+}
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface ProviderRequest {
+  /** For logs: provider and shop, never a token. */
+  label: string;
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless it is already a string. */
+  body?: unknown;
+  timeoutMs?: number;
+  maxRetries?: number;
+  logger?: Logger;
+  limiter?: TokenBucket;
+  /** Units the limiter takes before sending (Shopify: the query's expected cost). */
+  cost?: number;
+  /** Reads rate-limit signals from every answer, successful or not. */
+  observe?: (res: Response, body: unknown) => void;
+  /**
+   * Says whether an answer is a throttle that a 2xx can carry (Shopify's THROTTLED in GraphQL errors),
+   * and how long to wait.
+   */
+  throttled?: (res: Response, body: unknown) => { waitMs: number } | null;
+}
+
+const BASE_DELAY_MS = 250;
+const MAX_DELAY_MS = 20_000;
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Full jitter: a random wait in [0, min(cap, base·2^attempt)], but never less than the provider asked. */
+export function backoffMs(attempt: number, retryAfterMs: number | null, random = Math.random): number {
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+  const jittered = Math.floor(random() * ceiling);
+  return retryAfterMs !== null ? Math.max(retryAfterMs, jittered) : jittered;
+}
+
+/** Retry-After as seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** One call to a provider, retried on 429, 5xx, network errors and timeouts. */
+export async function providerRequest<T = unknown>(req: ProviderRequest): Promise<HttpResult<T>> {
+  const maxRetries = req.maxRetries ?? 5;
+  const timeoutMs = req.timeoutMs ?? 15_000;
+  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  let payload: string | undefined;
+  if (req.body !== undefined) {
+    payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  for (let attempt = 0; ; attempt++) {
+    if (req.limiter) await req.limiter.acquire(req.cost ?? 1);
+    let res: Response;
+    let body: unknown;
+    try {
+      res = await fetch(req.url, {
+        method: req.method ?? 'GET',
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await res.text();
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        body = text;
+      }
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      const reason = timedOut ? `timed out after ${timeoutMs} ms` : `network error: ${(err as Error).message}`;
+      if (attempt >= maxRetries) throw new ProviderHttpError(`${req.label}: ${reason}`, null, null, true);
+      const wait = backoffMs(attempt, null);
+      req.logger?.warn(
+        { provider: req.label, attempt: attempt + 1, waitMs: wait },
+        `provider call ${reason}; retrying`,
+      );
+      await sleep(wait);
+      continue;
+    }
+    req.observe?.(res, body);
+    const throttle = res.ok ? (req.throttled?.(res, body) ?? null) : null;
+    const retryable = res.status === 429 || res.status >= 500 || throttle !== null;
+    if (!retryable && res.ok) return { status: res.status, headers: res.headers, body: body as T };
+    if (!retryable || attempt >= maxRetries) {
+      throw new ProviderHttpError(`${req.label}: HTTP ${res.status}`, res.status, body, retryable);
+    }
+    const retryAfter = throttle?.waitMs ?? parseRetryAfter(res.headers.get('retry-after'));
+    if (res.status === 429 && retryAfter !== null) req.limiter?.pause(retryAfter);
+    const wait = backoffMs(attempt, retryAfter);
+    req.logger?.warn(
+      { provider: req.label, status: res.status, attempt: attempt + 1, waitMs: wait },
+      'provider call failed; retrying',
+    );
+    await sleep(wait);
+  }
+}

@@ -1,0 +1,818 @@
+import { DomainError } from '../../lib/errors.ts';
+import type { ProviderEndpoints } from '../../providers.ts';
+import type {
+  ChannelCredentials,
+  Connector,
+  ConnectorOptions,
+  FulfillmentInput,
+  InventoryLevel,
+  InventorySet,
+  InventorySetResult,
+  Page,
+  ProductInput,
+  ProviderLocation,
+  ProviderOrder,
+  ProviderProduct,
+  RefundInput,
+} from '../types.ts';
+import { fromMinor, ShopifyClient, toMinor } from './client.ts';
+import { SHOPIFY_WEBHOOK_TOPICS } from './webhooks.ts';
+
+/** Shopify takes at most 250 rows in one inventorySetQuantities. */
+export const SHOPIFY_INVENTORY_BATCH = 250;
+
+// Page sizes are chosen so each query's requested cost stays under Shopify's 1,000-point single-query cap.
+const PRODUCTS_PAGE = 20;
+const VARIANTS_PER_PRODUCT = 16;
+const LEVELS_PAGE = 250;
+const ORDERS_PAGE = 8;
+const LINES_PER_ORDER = 25;
+const READBACK_BATCH = 100;
+
+const PRODUCT_FIELDS = `id title vendor productType status updatedAt
+  images(first: 3) { nodes { url } }
+  variants(first: ${VARIANTS_PER_PRODUCT}) { nodes { ${'id title sku barcode price compareAtPrice inventoryItem { id }'} } pageInfo { hasNextPage endCursor } }`;
+
+const VARIANT_FIELDS = 'id title sku barcode price compareAtPrice inventoryItem { id }';
+
+const ORDER_FIELDS = `id name email createdAt updatedAt cancelledAt currencyCode displayFinancialStatus displayFulfillmentStatus
+  customer { displayName email }
+  shippingAddress { name address1 address2 city province provinceCode zip country countryCodeV2 phone }
+  totalPriceSet { shopMoney { amount } }
+  lineItems(first: ${LINES_PER_ORDER}) { nodes { id sku name quantity variant { id } originalUnitPriceSet { shopMoney { amount } } } pageInfo { hasNextPage endCursor } }
+  fulfillmentOrders(first: 3) { nodes { assignedLocation { location { id } } deliveryMethod { methodType } } }`;
+
+interface Connection<T> {
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+interface VariantNode {
+  id: string;
+  title: string;
+  sku: string | null;
+  barcode: string | null;
+  price: string;
+  compareAtPrice: string | null;
+  inventoryItem: { id: string };
+}
+
+interface ProductNode {
+  id: string;
+  title: string;
+  vendor: string;
+  productType: string;
+  status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+  updatedAt: string;
+  images: { nodes: { url: string }[] };
+  variants: Connection<VariantNode>;
+}
+
+interface LineNode {
+  id: string;
+  sku: string | null;
+  name: string;
+  quantity: number;
+  variant: { id: string } | null;
+  originalUnitPriceSet: { shopMoney: { amount: string } };
+}
+
+interface OrderNode {
+  id: string;
+  name: string;
+  email: string | null;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  currencyCode: string;
+  displayFinancialStatus: string | null;
+  displayFulfillmentStatus: string;
+  customer: { displayName: string; email: string | null } | null;
+  shippingAddress: Record<string, string | null> | null;
+  totalPriceSet: { shopMoney: { amount: string } };
+  lineItems: Connection<LineNode>;
+  fulfillmentOrders: {
+    nodes: { assignedLocation: { location: { id: string } | null }; deliveryMethod: { methodType: string } | null }[];
+  };
+}
+
+interface UserError {
+  field?: string[] | null;
+  message: string;
+  code?: string | null;
+}
+
+const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+function decodeCursor<T>(cursor: string): T {
+  try {
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as T;
+  } catch {
+    throw new DomainError('VALIDATION', 'Invalid Shopify cursor');
+  }
+}
+
+function mapVariant(v: VariantNode) {
+  return {
+    externalId: v.id,
+    inventoryItemId: v.inventoryItem.id,
+    sku: v.sku || null,
+    barcode: v.barcode || null,
+    title: v.title,
+    price: toMinor(v.price),
+    compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
+  };
+}
+
+function mapProduct(p: ProductNode, variants: VariantNode[]): ProviderProduct {
+  return {
+    externalId: p.id,
+    title: p.title,
+    brand: p.vendor || null,
+    productType: p.productType || null,
+    status: p.status.toLowerCase() as ProviderProduct['status'],
+    images: p.images.nodes.map((i) => i.url),
+    variants: variants.map(mapVariant),
+    updatedAt: p.updatedAt,
+  };
+}
+
+function mapOrder(o: OrderNode, lines: LineNode[]): ProviderOrder {
+  const pickup = o.fulfillmentOrders.nodes.find((f) => f.deliveryMethod?.methodType === 'PICK_UP');
+  return {
+    externalId: o.id,
+    name: o.name,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    currency: o.currencyCode,
+    total: toMinor(o.totalPriceSet.shopMoney.amount),
+    financialStatus: o.displayFinancialStatus?.toLowerCase() ?? null,
+    fulfillmentStatus: o.displayFulfillmentStatus.toLowerCase(),
+    cancelled: o.cancelledAt !== null,
+    locationExternalId: pickup?.assignedLocation.location?.id ?? null,
+    fulfillmentType: pickup ? 'pickup' : 'ship',
+    customer: o.customer ? { name: o.customer.displayName || null, email: o.customer.email ?? o.email } : null,
+    shippingAddress: o.shippingAddress,
+    lines: lines.map((l) => ({
+      externalId: l.id,
+      sku: l.sku || null,
+      variantExternalId: l.variant?.id ?? null,
+      title: l.name,
+      quantity: l.quantity,
+      price: toMinor(l.originalUnitPriceSet.shopMoney.amount),
+    })),
+  };
+}
+
+const describe = (errors: UserError[]) => errors.map((e) => e.message).join('; ');
+
+/** One connected Shopify shop. */
+export class ShopifyConnector implements Connector {
+  readonly type = 'shopify' as const;
+  readonly maxInventoryBatch = SHOPIFY_INVENTORY_BATCH;
+  private readonly client: ShopifyClient;
+
+  constructor(endpoints: ProviderEndpoints, credentials: ChannelCredentials, options: ConnectorOptions) {
+    if (!credentials.shop) throw new Error('Shopify credentials without a shop');
+    this.client = new ShopifyClient(endpoints, {
+      shop: credentials.shop,
+      credentials,
+      logger: options.logger,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      onCredentials: options.onCredentials,
+    });
+  }
+
+  async getShop() {
+    const { shop } = await this.client.request<{
+      shop: { name: string; myshopifyDomain: string; currencyCode: string; ianaTimezone: string | null };
+    }>('{ shop { name myshopifyDomain currencyCode ianaTimezone } }', {}, 2);
+    return {
+      externalId: shop.myshopifyDomain.toLowerCase(),
+      name: shop.name,
+      currency: shop.currencyCode,
+      timezone: shop.ianaTimezone,
+    };
+  }
+
+  async listLocations(): Promise<ProviderLocation[]> {
+    const out: ProviderLocation[] = [];
+    let after: string | null = null;
+    do {
+      const data: {
+        locations: Connection<{
+          id: string;
+          name: string;
+          isActive: boolean;
+          address: {
+            address1: string | null;
+            city: string | null;
+            province: string | null;
+            zip: string | null;
+            countryCode: string | null;
+          };
+        }>;
+      } = await this.client.request(
+        `query($after: String) { locations(first: 100, after: $after, includeInactive: true) {
+          nodes { id name isActive address { address1 city province zip countryCode } } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+        302,
+      );
+      for (const l of data.locations.nodes)
+        out.push({
+          externalId: l.id,
+          name: l.name,
+          active: l.isActive,
+          address: {
+            address1: l.address.address1 ?? undefined,
+            city: l.address.city ?? undefined,
+            province: l.address.province ?? undefined,
+            zip: l.address.zip ?? undefined,
+            country: l.address.countryCode ?? undefined,
+          },
+        });
+      after = data.locations.pageInfo.hasNextPage ? data.locations.pageInfo.endCursor : null;
+    } while (after);
+    return out;
+  }
+
+  async listProducts(cursor: string | null): Promise<Page<ProviderProduct>> {
+    const data = await this.client.request<{ products: Connection<ProductNode> }>(
+      `query($after: String) { products(first: ${PRODUCTS_PAGE}, after: $after, sortKey: ID) { nodes { ${PRODUCT_FIELDS} } pageInfo { hasNextPage endCursor } } }`,
+      { after: cursor },
+      802,
+    );
+    const items: ProviderProduct[] = [];
+    for (const p of data.products.nodes) items.push(mapProduct(p, await this.allVariants(p)));
+    return {
+      items,
+      nextCursor: data.products.pageInfo.hasNextPage ? data.products.pageInfo.endCursor : null,
+    };
+  }
+
+  /** A product's variants past the first page (products with many variants). */
+  private async allVariants(p: ProductNode): Promise<VariantNode[]> {
+    const variants = [...p.variants.nodes];
+    let after = p.variants.pageInfo.hasNextPage ? p.variants.pageInfo.endCursor : null;
+    while (after) {
+      const data: { product: { variants: Connection<VariantNode> } | null } = await this.client.request(
+        `query($id: ID!, $after: String) { product(id: $id) { variants(first: 100, after: $after) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } } }`,
+        { id: p.id, after },
+        203,
+      );
+      if (!data.product) break;
+      variants.push(...data.product.variants.nodes);
+      after = data.product.variants.pageInfo.hasNextPage ? data.product.variants.pageInfo.endCursor : null;
+    }
+    return variants;
+  }
+
+  private async fetchProduct(id: string): Promise<ProviderProduct> {
+    const data = await this.client.request<{ product: ProductNode | null }>(
+      `query($id: ID!) { product(id: $id) { ${PRODUCT_FIELDS} } }`,
+      { id },
+      40,
+    );
+    if (!data.product) throw new DomainError('NOT_FOUND', 'The product is no longer in the Shopify shop');
+    return mapProduct(data.product, await this.allVariants(data.product));
+  }
+
+  /**
+   * Levels page by location (each location's levels with `available`), so one page is one cheap query.
+   * The cursor carries the locations still to read and the position inside the current one.
+   */
+  async getInventoryLevels(input: {
+    cursor: string | null;
+    locationExternalIds?: string[];
+  }): Promise<Page<InventoryLevel>> {
+    let state: { locations: string[]; index: number; after: string | null };
+    if (input.cursor) state = decodeCursor(input.cursor);
+    else {
+      const locations =
+        input.locationExternalIds ?? (await this.listLocations()).filter((l) => l.active).map((l) => l.externalId);
+      state = { locations, index: 0, after: null };
+    }
+    const locationId = state.locations[state.index];
+    if (!locationId) return { items: [], nextCursor: null };
+    const data = await this.client.request<{
+      location: {
+        inventoryLevels: Connection<{ item: { id: string }; quantities: { name: string; quantity: number }[] }>;
+      } | null;
+    }>(
+      `query($id: ID!, $after: String) { location(id: $id) { inventoryLevels(first: ${LEVELS_PAGE}, after: $after) {
+        nodes { item { id } quantities(names: ["available"]) { name quantity } } pageInfo { hasNextPage endCursor } } } }`,
+      { id: locationId, after: state.after },
+      753,
+    );
+    const levels = data.location?.inventoryLevels;
+    const items: InventoryLevel[] = (levels?.nodes ?? []).map((n) => ({
+      inventoryItemId: n.item.id,
+      locationExternalId: locationId,
+      available: n.quantities.find((q) => q.name === 'available')?.quantity ?? 0,
+    }));
+    const next = levels?.pageInfo.hasNextPage
+      ? { ...state, after: levels.pageInfo.endCursor }
+      : { ...state, index: state.index + 1, after: null };
+    return { items, nextCursor: next.index < next.locations.length ? encodeCursor(next) : null };
+  }
+
+  /**
+   * inventorySetQuantities in batches of 250 ("available", reason "correction"). Rows with a
+   * compareQuantity go in compare-and-set batches, the others with ignoreCompareQuantity. Shopify applies
+   * a batch all or nothing: rows it names in userErrors are set aside (a stale compareQuantity is a
+   * mismatch, unless a read-back shows the quantity is already the one we wanted) and the rest is resent.
+   */
+  async setInventory(changes: InventorySet[]): Promise<InventorySetResult> {
+    const result: InventorySetResult = { applied: [], failed: [] };
+    const guarded = changes.filter((c) => c.compareQuantity != null);
+    const unguarded = changes.filter((c) => c.compareQuantity == null);
+    for (const group of [guarded, unguarded])
+      for (const batch of batches(group, SHOPIFY_INVENTORY_BATCH)) await this.setBatch(batch, result);
+    return result;
+  }
+
+  private async setBatch(batch: InventorySet[], result: InventorySetResult) {
+    let pending = batch;
+    const stale: InventorySet[] = [];
+    while (pending.length > 0) {
+      const compare = pending[0]?.compareQuantity != null;
+      const data = await this.client.request<{
+        inventorySetQuantities: { userErrors: UserError[] } | null;
+      }>(
+        `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) {
+          inventoryAdjustmentGroup { id } userErrors { code field message } } }`,
+        {
+          input: {
+            name: 'available',
+            reason: 'correction',
+            referenceDocumentUri: 'gid://switchyard/InventorySync/set',
+            ignoreCompareQuantity: !compare,
+            quantities: pending.map((c) => ({
+              inventoryItemId: c.inventoryItemId,
+              locationId: c.locationExternalId,
+              quantity: c.quantity,
+              ...(compare ? { compareQuantity: c.compareQuantity } : {}),
+            })),
+          },
+        },
+        10,
+      );
+      const errors = data.inventorySetQuantities?.userErrors ?? [];
+      if (errors.length === 0) {
+        result.applied.push(...pending);
+        break;
+      }
+      const rejected = new Map<number, UserError>();
+      for (const e of errors) {
+        const index = e.field?.[0] === 'input' && e.field[1] === 'quantities' ? Number(e.field[2]) : Number.NaN;
+        if (Number.isInteger(index) && pending[index]) rejected.set(index, e);
+      }
+      if (rejected.size === 0) {
+        // An error about the whole request (name, reason): nothing in this batch can go through.
+        for (const change of pending) result.failed.push({ change, reason: describe(errors), mismatch: false });
+        break;
+      }
+      for (const [index, e] of rejected) {
+        const change = pending[index] as InventorySet;
+        if (e.code === 'COMPARE_QUANTITY_STALE') stale.push(change);
+        else result.failed.push({ change, reason: `${e.code ?? 'ERROR'}: ${e.message}`, mismatch: false });
+      }
+      pending = pending.filter((_, i) => !rejected.has(i));
+    }
+    if (stale.length > 0) {
+      // A retried call that Shopify had applied before the connection dropped reads as stale: check.
+      const current = await this.readAvailable(stale);
+      for (const change of stale) {
+        const now = current.get(`${change.inventoryItemId}|${change.locationExternalId}`);
+        if (now === change.quantity) result.applied.push(change);
+        else
+          result.failed.push({
+            change,
+            reason: `Shopify holds ${now ?? 'an unknown quantity'}, not ${change.compareQuantity}`,
+            mismatch: true,
+          });
+      }
+    }
+  }
+
+  async readInventory(pairs: { inventoryItemId: string; locationExternalId: string }[]): Promise<InventoryLevel[]> {
+    const current = await this.readAvailable(pairs.map((p) => ({ ...p, quantity: 0 })));
+    return pairs.flatMap((p) => {
+      const available = current.get(`${p.inventoryItemId}|${p.locationExternalId}`);
+      return available === undefined ? [] : [{ ...p, available }];
+    });
+  }
+
+  /** `available` of item/location pairs, many per query through aliases. */
+  private async readAvailable(pairs: InventorySet[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const chunk of batches(pairs, READBACK_BATCH)) {
+      const variables: Record<string, string> = {};
+      const defs: string[] = [];
+      const fields = chunk.map((c, i) => {
+        variables[`i${i}`] = c.inventoryItemId;
+        variables[`l${i}`] = c.locationExternalId;
+        defs.push(`$i${i}: ID!, $l${i}: ID!`);
+        return `r${i}: inventoryItem(id: $i${i}) { inventoryLevel(locationId: $l${i}) { quantities(names: ["available"]) { quantity } } }`;
+      });
+      const data = await this.client.request<
+        Record<string, { inventoryLevel: { quantities: { quantity: number }[] } | null } | null>
+      >(`query(${defs.join(', ')}) { ${fields.join(' ')} }`, variables, chunk.length * 3);
+      chunk.forEach((c, i) => {
+        const q = data[`r${i}`]?.inventoryLevel?.quantities[0]?.quantity;
+        if (q !== undefined) out.set(`${c.inventoryItemId}|${c.locationExternalId}`, q);
+      });
+    }
+    return out;
+  }
+
+  async createProduct(input: ProductInput): Promise<ProviderProduct> {
+    if (input.variants.length === 0) throw new DomainError('VALIDATION', 'A product needs at least one variant');
+    const titles = variantTitles(input.variants);
+    const created = await this.client.request<{
+      productCreate: { product: { id: string } | null; userErrors: UserError[] };
+    }>(
+      `mutation($product: ProductCreateInput!, $media: [CreateMediaInput!]) { productCreate(product: $product, media: $media) {
+        product { id } userErrors { field message } } }`,
+      {
+        product: {
+          title: input.title,
+          vendor: input.brand ?? undefined,
+          productType: input.productType ?? undefined,
+          descriptionHtml: input.description ?? undefined,
+          productOptions: [{ name: 'Title', values: titles.map((name) => ({ name })) }],
+        },
+        media: (input.images ?? []).map((url) => ({ originalSource: url, mediaContentType: 'IMAGE' })),
+      },
+    );
+    const product = created.productCreate.product;
+    if (!product)
+      throw new DomainError('VALIDATION', `Shopify refused the product: ${describe(created.productCreate.userErrors)}`);
+    await this.bulkCreateVariants(
+      product.id,
+      input.variants.map((v, i) => ({ ...v, title: titles[i] as string })),
+      true,
+    );
+    return this.fetchProduct(product.id);
+  }
+
+  private async bulkCreateVariants(
+    productId: string,
+    variants: (ProductInput['variants'][number] & { title: string })[],
+    replaceStandalone: boolean,
+  ) {
+    for (const [n, chunk] of batches(variants, 250).entries()) {
+      const data = await this.client.request<{ productVariantsBulkCreate: { userErrors: UserError[] } }>(
+        `mutation($id: ID!, $variants: [ProductVariantsBulkInput!]!, $strategy: ProductVariantsBulkCreateStrategy) {
+          productVariantsBulkCreate(productId: $id, variants: $variants, strategy: $strategy) { userErrors { field message code } } }`,
+        {
+          id: productId,
+          strategy: replaceStandalone && n === 0 ? 'REMOVE_STANDALONE_VARIANT' : 'DEFAULT',
+          variants: chunk.map((v) => ({
+            optionValues: [{ optionName: 'Title', name: v.title }],
+            price: fromMinor(v.price),
+            compareAtPrice: v.compareAtPrice == null ? null : fromMinor(v.compareAtPrice),
+            barcode: v.barcode ?? null,
+            inventoryItem: { sku: v.sku, tracked: true },
+          })),
+        },
+      );
+      const errors = data.productVariantsBulkCreate.userErrors;
+      if (errors.length) throw new DomainError('VALIDATION', `Shopify refused the variants: ${describe(errors)}`);
+    }
+  }
+
+  async updateProduct(externalId: string, input: Partial<ProductInput>): Promise<ProviderProduct> {
+    const fields: Record<string, unknown> = { id: externalId };
+    if (input.title !== undefined) fields.title = input.title;
+    if (input.brand !== undefined) fields.vendor = input.brand ?? '';
+    if (input.productType !== undefined) fields.productType = input.productType ?? '';
+    if (input.description !== undefined) fields.descriptionHtml = input.description ?? '';
+    const current = await this.fetchProduct(externalId);
+    const knownImages = new Set(current.images);
+    const newImages = (input.images ?? []).filter((url) => !knownImages.has(url));
+    if (Object.keys(fields).length > 1 || newImages.length > 0) {
+      const data = await this.client.request<{
+        productUpdate: { product: { id: string } | null; userErrors: UserError[] };
+      }>(
+        `mutation($product: ProductUpdateInput!, $media: [CreateMediaInput!]) { productUpdate(product: $product, media: $media) {
+          product { id } userErrors { field message } } }`,
+        { product: fields, media: newImages.map((url) => ({ originalSource: url, mediaContentType: 'IMAGE' })) },
+      );
+      if (!data.productUpdate.product)
+        throw new DomainError('VALIDATION', `Shopify refused the change: ${describe(data.productUpdate.userErrors)}`);
+    }
+    if (input.variants?.length) {
+      const bySku = new Map(current.variants.filter((v) => v.sku).map((v) => [v.sku as string, v]));
+      const updates = input.variants.filter((v) => bySku.has(v.sku));
+      const additions = input.variants.filter((v) => !bySku.has(v.sku));
+      for (const chunk of batches(updates, 250)) {
+        const data = await this.client.request<{ productVariantsBulkUpdate: { userErrors: UserError[] } }>(
+          `mutation($id: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $id, variants: $variants) {
+            userErrors { field message code } } }`,
+          {
+            id: externalId,
+            variants: chunk.map((v) => ({
+              id: bySku.get(v.sku)?.externalId,
+              price: fromMinor(v.price),
+              ...(v.compareAtPrice !== undefined
+                ? { compareAtPrice: v.compareAtPrice === null ? null : fromMinor(v.compareAtPrice) }
+                : {}),
+              ...(v.barcode !== undefined ? { barcode: v.barcode } : {}),
+            })),
+          },
+        );
+        const errors = data.productVariantsBulkUpdate.userErrors;
+        if (errors.length) throw new DomainError('VALIDATION', `Shopify refused the variants: ${describe(errors)}`);
+      }
+      if (additions.length) {
+        const taken = new Set(current.variants.map((v) => v.title));
+        const titles = variantTitles(additions, taken);
+        await this.bulkCreateVariants(
+          externalId,
+          additions.map((v, i) => ({ ...v, title: titles[i] as string })),
+          false,
+        );
+      }
+    }
+    return this.fetchProduct(externalId);
+  }
+
+  async listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>> {
+    let since = input.since ?? null;
+    let after: string | null = null;
+    if (input.cursor) {
+      if (!Number.isNaN(Date.parse(input.cursor)) && /^\d{4}-\d{2}-\d{2}T/.test(input.cursor)) since = input.cursor;
+      else ({ since, after } = decodeCursor<{ since: string | null; after: string | null }>(input.cursor));
+    }
+    // Shopify's search is to the second; `>=` so an order updated in the cursor's second is not lost.
+    const query = since ? `updated_at:>='${new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')}'` : null;
+    const data = await this.client.request<{ orders: Connection<OrderNode> }>(
+      `query($after: String, $query: String) { orders(first: ${ORDERS_PAGE}, after: $after, query: $query, sortKey: UPDATED_AT) {
+        nodes { ${ORDER_FIELDS} } pageInfo { hasNextPage endCursor } } }`,
+      { after, query },
+      970,
+    );
+    const items: ProviderOrder[] = [];
+    for (const o of data.orders.nodes) items.push(mapOrder(o, await this.allLines(o)));
+    return {
+      items,
+      nextCursor: data.orders.pageInfo.hasNextPage
+        ? encodeCursor({ since, after: data.orders.pageInfo.endCursor })
+        : null,
+    };
+  }
+
+  private async allLines(o: OrderNode): Promise<LineNode[]> {
+    const lines = [...o.lineItems.nodes];
+    let after = o.lineItems.pageInfo.hasNextPage ? o.lineItems.pageInfo.endCursor : null;
+    while (after) {
+      const data: { order: { lineItems: Connection<LineNode> } | null } = await this.client.request(
+        `query($id: ID!, $after: String) { order(id: $id) { lineItems(first: 100, after: $after) {
+          nodes { id sku name quantity variant { id } originalUnitPriceSet { shopMoney { amount } } } pageInfo { hasNextPage endCursor } } } }`,
+        { id: o.id, after },
+        403,
+      );
+      if (!data.order) break;
+      lines.push(...data.order.lineItems.nodes);
+      after = data.order.lineItems.pageInfo.hasNextPage ? data.order.lineItems.pageInfo.endCursor : null;
+    }
+    return lines;
+  }
+
+  /**
+   * Fulfils order lines from the order's fulfillment orders (one per location): the lines' open
+   * quantities are taken from fulfillment orders at `locationExternalId` when given, and one
+   * fulfillment is created per location involved. Without lines, everything still open is fulfilled.
+   */
+  async createFulfillment(input: FulfillmentInput): Promise<{ externalId: string }> {
+    const data = await this.client.request<{
+      order: {
+        fulfillments: { id: string }[];
+        fulfillmentOrders: {
+          nodes: {
+            id: string;
+            status: string;
+            assignedLocation: { location: { id: string } | null };
+            lineItems: { nodes: { id: string; remainingQuantity: number; lineItem: { id: string } }[] };
+          }[];
+        };
+      } | null;
+    }>(
+      `query($id: ID!) { order(id: $id) { fulfillments(first: 250) { id } fulfillmentOrders(first: 5) { nodes { id status assignedLocation { location { id } }
+        lineItems(first: 50) { nodes { id remainingQuantity lineItem { id } } } } } } }`,
+      { id: input.orderExternalId },
+      529,
+    );
+    if (!data.order) throw new DomainError('NOT_FOUND', 'The order is not in the Shopify shop');
+    const open = data.order.fulfillmentOrders.nodes.filter(
+      (fo) =>
+        (fo.status === 'OPEN' || fo.status === 'IN_PROGRESS') &&
+        (!input.locationExternalId || fo.assignedLocation.location?.id === input.locationExternalId),
+    );
+    // location → fulfillment order → [fulfillment order line, quantity]
+    const plan = new Map<string, Map<string, { id: string; quantity: number }[]>>();
+    // No lines: everything still open (at the location, when one is given), as Shopify reads an empty list.
+    const lines = input.lines.length
+      ? input.lines
+      : open.flatMap((fo) =>
+          fo.lineItems.nodes
+            .filter((l) => l.remainingQuantity > 0)
+            .map((l) => ({ lineExternalId: l.lineItem.id, quantity: l.remainingQuantity })),
+        );
+    for (const line of lines) {
+      let left = line.quantity;
+      for (const fo of open) {
+        for (const fl of fo.lineItems.nodes) {
+          if (left === 0 || fl.lineItem.id !== line.lineExternalId || fl.remainingQuantity === 0) continue;
+          const take = Math.min(left, fl.remainingQuantity);
+          fl.remainingQuantity -= take;
+          left -= take;
+          const location = fo.assignedLocation.location?.id ?? '';
+          const byFo = plan.get(location) ?? new Map<string, { id: string; quantity: number }[]>();
+          byFo.set(fo.id, [...(byFo.get(fo.id) ?? []), { id: fl.id, quantity: take }]);
+          plan.set(location, byFo);
+        }
+      }
+      if (left > 0)
+        throw new DomainError(
+          'INVALID_STATE',
+          `Shopify has ${line.quantity - left} of ${line.quantity} left to fulfil on that line`,
+        );
+    }
+    if (plan.size === 0) throw new DomainError('VALIDATION', 'Nothing to fulfil');
+    let firstId: string | null = null;
+    const known = new Set(data.order.fulfillments.map((f) => f.id));
+    type Created = { fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: UserError[] } };
+    // After an unanswered call: a fulfillment that was not there before is the one we made.
+    const recover = async (): Promise<Created | null> => {
+      const now = await this.client.request<{ order: { fulfillments: { id: string }[] } | null }>(
+        'query($id: ID!) { order(id: $id) { fulfillments(first: 250) { id } } }',
+        { id: input.orderExternalId },
+        2,
+      );
+      const made = now.order?.fulfillments.find((f) => !known.has(f.id));
+      return made ? { fulfillmentCreate: { fulfillment: made, userErrors: [] } } : null;
+    };
+    for (const byFo of plan.values()) {
+      const res = await this.client.mutateOnce<Created>(
+        `mutation($fulfillment: FulfillmentInput!) { fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`,
+        {
+          fulfillment: {
+            notifyCustomer: input.notifyCustomer ?? false,
+            trackingInfo: input.tracking
+              ? { company: input.tracking.company, number: input.tracking.number, url: input.tracking.url }
+              : undefined,
+            lineItemsByFulfillmentOrder: [...byFo].map(([fulfillmentOrderId, lines]) => ({
+              fulfillmentOrderId,
+              fulfillmentOrderLineItems: lines,
+            })),
+          },
+        },
+        recover,
+      );
+      const f = res.fulfillmentCreate.fulfillment;
+      if (!f)
+        throw new DomainError(
+          'INVALID_STATE',
+          `Shopify refused the fulfillment: ${describe(res.fulfillmentCreate.userErrors)}`,
+        );
+      known.add(f.id);
+      firstId ??= f.id;
+    }
+    return { externalId: firstId as string };
+  }
+
+  /**
+   * Refunds money (and marks lines refunded) against the order's sale. Stock is not restocked at
+   * Shopify: Switchyard owns stock and pushes the returned units itself.
+   */
+  async refund(input: RefundInput): Promise<{ externalId: string }> {
+    const data = await this.client.request<{
+      order: {
+        currencyCode: string;
+        transactions: { id: string; kind: string; status: string; gateway: string }[];
+        refunds: { id: string }[];
+      } | null;
+    }>(
+      'query($id: ID!) { order(id: $id) { currencyCode transactions(first: 20) { id kind status gateway } refunds(first: 250) { id } } }',
+      { id: input.orderExternalId },
+      3,
+    );
+    if (!data.order) throw new DomainError('NOT_FOUND', 'The order is not in the Shopify shop');
+    if (data.order.currencyCode !== input.currency.toUpperCase())
+      throw new DomainError('VALIDATION', `The order is in ${data.order.currencyCode}, not ${input.currency}`);
+    const sale = data.order.transactions.find(
+      (t) => (t.kind === 'SALE' || t.kind === 'CAPTURE') && t.status === 'SUCCESS',
+    );
+    if (input.amount > 0 && !sale) throw new DomainError('INVALID_STATE', 'The order has no payment to refund');
+    type Created = { refundCreate: { refund: { id: string } | null; userErrors: UserError[] } };
+    const known = new Set(data.order.refunds.map((r) => r.id));
+    // After an unanswered call: a refund of this amount that was not there before is ours.
+    const recover = async (): Promise<Created | null> => {
+      const now = await this.client.request<{
+        order: { refunds: { id: string; totalRefundedSet: { shopMoney: { amount: string } } }[] } | null;
+      }>(
+        'query($id: ID!) { order(id: $id) { refunds(first: 250) { id totalRefundedSet { shopMoney { amount } } } } }',
+        { id: input.orderExternalId },
+        4,
+      );
+      const made = now.order?.refunds.find(
+        (r) => !known.has(r.id) && toMinor(r.totalRefundedSet.shopMoney.amount) === input.amount,
+      );
+      return made ? { refundCreate: { refund: { id: made.id }, userErrors: [] } } : null;
+    };
+    const res = await this.client.mutateOnce<Created>(
+      `mutation($input: RefundInput!) { refundCreate(input: $input) { refund { id } userErrors { field message } } }`,
+      {
+        input: {
+          orderId: input.orderExternalId,
+          note: input.reason,
+          notify: false,
+          refundLineItems: (input.lines ?? []).map((l) => ({
+            lineItemId: l.lineExternalId,
+            quantity: l.quantity,
+            restockType: 'NO_RESTOCK',
+          })),
+          transactions:
+            input.amount > 0 && sale
+              ? [
+                  {
+                    orderId: input.orderExternalId,
+                    gateway: sale.gateway,
+                    kind: 'REFUND',
+                    amount: fromMinor(input.amount),
+                    parentId: sale.id,
+                  },
+                ]
+              : [],
+        },
+      },
+      recover,
+    );
+    const refund = res.refundCreate.refund;
+    if (!refund)
+      throw new DomainError('INVALID_STATE', `Shopify refused the refund: ${describe(res.refundCreate.userErrors)}`);
+    return { externalId: refund.id };
+  }
+
+  async subscribeWebhooks(callbackUrl: string): Promise<void> {
+    const existing = new Set<string>();
+    let after: string | null = null;
+    do {
+      const data: { webhookSubscriptions: Connection<{ topic: string; callbackUrl: string }> } =
+        await this.client.request(
+          `query($after: String) { webhookSubscriptions(first: 100, after: $after) { nodes { topic callbackUrl } pageInfo { hasNextPage endCursor } } }`,
+          { after },
+          102,
+        );
+      for (const s of data.webhookSubscriptions.nodes) if (s.callbackUrl === callbackUrl) existing.add(s.topic);
+      after = data.webhookSubscriptions.pageInfo.hasNextPage ? data.webhookSubscriptions.pageInfo.endCursor : null;
+    } while (after);
+    for (const topic of SHOPIFY_WEBHOOK_TOPICS) {
+      if (existing.has(topic)) continue;
+      const res = await this.client.request<{ webhookSubscriptionCreate: { userErrors: UserError[] } }>(
+        `mutation($topic: WebhookSubscriptionTopic!, $sub: WebhookSubscriptionInput!) {
+          webhookSubscriptionCreate(topic: $topic, webhookSubscription: $sub) { webhookSubscription { id } userErrors { field message } } }`,
+        { topic, sub: { callbackUrl, format: 'JSON' } },
+      );
+      const errors = res.webhookSubscriptionCreate.userErrors.filter((e) => !/already been taken/i.test(e.message));
+      if (errors.length)
+        throw new DomainError('UPSTREAM_FAILED', `Shopify refused the ${topic} webhook: ${describe(errors)}`);
+    }
+  }
+}
+
+/**
+ * Consecutive batches of at most `size`, never holding the same item/location (or SKU) twice, since
+ * Shopify rejects a batch with a duplicate pair.
+ */
+function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let keys = new Set<string>();
+  for (const item of items) {
+    const change = item as unknown as Partial<InventorySet>;
+    const key = change.inventoryItemId ? `${change.inventoryItemId}|${change.locationExternalId}` : null;
+    if (current.length >= size || (key !== null && keys.has(key))) {
+      out.push(current);
+      current = [];
+      keys = new Set();
+    }
+    current.push(item);
+    if (key !== null) keys.add(key);
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/** Unique option values for a product's single "Title" option: the variant's title, else its SKU. */
+function variantTitles(variants: ProductInput['variants'], taken = new Set<string>()): string[] {
+  const used = new Set(taken);
+  return variants.map((v) => {
+    let title = v.title?.trim() || v.sku;
+    if (used.has(title)) title = `${title} (${v.sku})`;
+    used.add(title);
+    return title;
+  });
+}

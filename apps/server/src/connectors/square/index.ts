@@ -1,0 +1,12 @@
+import type { ProviderModule } from '../types.ts';
+import { squareConnector } from './connector.ts';
+import { squareOAuth } from './oauth.ts';
+import { squareWebhooks } from './webhooks.ts';
+
+/** Square (POS): OAuth code flow with token refresh, the Connect v2 API, and signed app-level webhooks. */
+export const square: ProviderModule = {
+  type: 'square',
+  oauth: squareOAuth,
+  connect: squareConnector,
+  webhooks: squareWebhooks,
+};

@@ -1,0 +1,232 @@
+import type { Logger } from 'pino';
+import type { ProviderEndpoints } from '../providers.ts';
+
+/**
+ * What the sync engine and onboarding need from a sales channel, implemented once per provider
+ * (shopify/, bigcommerce/, square/). Money is in minor units; quantities are integers; ids are the
+ * provider's own, as strings (Shopify GIDs, BigCommerce numeric ids, Square object ids).
+ */
+export type ChannelType = 'shopify' | 'bigcommerce' | 'square';
+
+/** What we keep (encrypted) after authorization. */
+export interface ChannelCredentials {
+  accessToken: string;
+  scope?: string;
+  /** Shopify: the shop name (the part before .myshopify.com). */
+  shop?: string;
+  /** BigCommerce: the store hash (from context=stores/{hash}). */
+  storeHash?: string;
+  /** Square: merchant id, environment, and the refresh token with the access token's expiry. */
+  merchantId?: string;
+  environment?: 'production' | 'sandbox';
+  refreshToken?: string;
+  expiresAt?: string;
+}
+
+export interface AuthorizedChannel {
+  credentials: ChannelCredentials;
+  /** The shop's identity at the provider (shop domain, store hash, merchant id): one channel per shop. */
+  externalId: string;
+  /** A name to show, e.g. the shop's name. */
+  name: string;
+}
+
+export interface OAuthProvider {
+  /** The provider's consent page. `shop` is required for Shopify (and ignored by the others). */
+  authorizeUrl(input: {
+    shop?: string;
+    state: string;
+    redirectUri: string;
+    environment?: 'production' | 'sandbox';
+  }): string;
+  /**
+   * Verifies the callback's query (Shopify's hmac, the presence of code/context/scope…) and exchanges
+   * its code for credentials. Throws DomainError('UNAUTHORIZED' or 'VALIDATION') on a forged or broken
+   * callback. `state` checking is the caller's job (signed, single-use).
+   */
+  completeAuthorization(query: Record<string, string>, redirectUri: string): Promise<AuthorizedChannel>;
+}
+
+export interface ProviderLocation {
+  externalId: string;
+  name: string;
+  active: boolean;
+  address?: { address1?: string; city?: string; province?: string; zip?: string; country?: string };
+}
+
+export interface ProviderVariant {
+  externalId: string;
+  /** The id stock is kept against: Shopify's InventoryItem, BigCommerce's variant, Square's ITEM_VARIATION. */
+  inventoryItemId: string;
+  sku: string | null;
+  barcode: string | null;
+  title: string;
+  price: number;
+  compareAtPrice: number | null;
+}
+
+export interface ProviderProduct {
+  externalId: string;
+  title: string;
+  brand: string | null;
+  productType: string | null;
+  status: 'active' | 'draft' | 'archived';
+  images: string[];
+  variants: ProviderVariant[];
+  updatedAt: string | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface InventoryLevel {
+  inventoryItemId: string;
+  locationExternalId: string;
+  /** The quantity the channel sells from (Shopify `available`, BigCommerce `available_to_sell`, Square IN_STOCK). */
+  available: number;
+}
+
+export interface InventorySet {
+  inventoryItemId: string;
+  locationExternalId: string;
+  quantity: number;
+  /**
+   * What we believe the channel holds now, for compare-and-set where the provider has it (Shopify
+   * compareQuantity). null: set unconditionally.
+   */
+  compareQuantity?: number | null;
+}
+
+export interface InventorySetResult {
+  applied: InventorySet[];
+  /** `mismatch`: the channel held something other than compareQuantity (re-read and retry). */
+  failed: { change: InventorySet; reason: string; mismatch: boolean }[];
+}
+
+export interface ProductInput {
+  title: string;
+  brand?: string | null;
+  productType?: string | null;
+  description?: string | null;
+  images?: string[];
+  variants: { sku: string; barcode?: string | null; title?: string; price: number; compareAtPrice?: number | null }[];
+}
+
+export interface ProviderOrderLine {
+  externalId: string;
+  sku: string | null;
+  variantExternalId: string | null;
+  title: string;
+  quantity: number;
+  price: number;
+}
+
+export interface ProviderOrder {
+  externalId: string;
+  /** What the merchant calls it: #1001, BigCommerce's order id, Square's receipt number. */
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  currency: string;
+  total: number;
+  financialStatus: string | null;
+  fulfillmentStatus: string | null;
+  cancelled: boolean;
+  /** POS sales and pickup orders name where they happened / are collected. */
+  locationExternalId: string | null;
+  fulfillmentType: 'ship' | 'pickup' | 'curbside_pickup';
+  customer: { name: string | null; email: string | null } | null;
+  shippingAddress: Record<string, string | null> | null;
+  lines: ProviderOrderLine[];
+}
+
+export interface FulfillmentInput {
+  orderExternalId: string;
+  locationExternalId?: string | null;
+  lines: { lineExternalId: string; quantity: number }[];
+  tracking?: { company?: string; number?: string; url?: string } | null;
+  notifyCustomer?: boolean;
+}
+
+export interface RefundInput {
+  orderExternalId: string;
+  amount: number;
+  currency: string;
+  reason?: string;
+  lines?: { lineExternalId: string; quantity: number }[];
+}
+
+/** A verified, parsed webhook delivery. */
+export interface WebhookEvent {
+  provider: ChannelType;
+  /** Unique per provider: X-Shopify-Event-Id / webhook id, BigCommerce hash, Square event_id. */
+  eventId: string;
+  /** Provider topic, e.g. inventory_levels/update, store/sku/inventory/updated, inventory.count.updated. */
+  topic: string;
+  /** Which connected shop it is for: shop domain, store hash or merchant id (matches AuthorizedChannel.externalId). */
+  shopExternalId: string;
+  occurredAt: string | null;
+  payload: unknown;
+}
+
+export interface WebhookRequest {
+  rawBody: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  /** The full URL the provider posted to (Square signs it together with the body). */
+  url: string;
+}
+
+export interface WebhookVerifier {
+  /** True when the signature over the raw body is valid. Constant-time comparison. */
+  verify(req: WebhookRequest): boolean;
+  /** Parses a verified delivery. */
+  parse(req: WebhookRequest): WebhookEvent;
+}
+
+/** One connected shop, authenticated. */
+export interface Connector {
+  readonly type: ChannelType;
+  /** The most inventory changes one setInventory call sends in a single provider request. */
+  readonly maxInventoryBatch: number;
+  getShop(): Promise<{ externalId: string; name: string; currency: string; timezone: string | null }>;
+  listLocations(): Promise<ProviderLocation[]>;
+  listProducts(cursor: string | null): Promise<Page<ProviderProduct>>;
+  getInventoryLevels(input: { cursor: string | null; locationExternalIds?: string[] }): Promise<Page<InventoryLevel>>;
+  /**
+   * The levels of given (item, location) pairs, read now (webhook follow-ups, compare-and-set mismatches,
+   * reconciliation of a few items). Pairs the channel does not stock are left out.
+   */
+  readInventory(pairs: { inventoryItemId: string; locationExternalId: string }[]): Promise<InventoryLevel[]>;
+  /** Sends up to any number of changes, split into the provider's largest batches. */
+  setInventory(changes: InventorySet[]): Promise<InventorySetResult>;
+  createProduct(input: ProductInput): Promise<ProviderProduct>;
+  updateProduct(externalId: string, input: Partial<ProductInput>): Promise<ProviderProduct>;
+  /** Orders created or updated since the cursor (an updated-at timestamp or provider cursor). */
+  listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>>;
+  createFulfillment(input: FulfillmentInput): Promise<{ externalId: string }>;
+  refund(input: RefundInput): Promise<{ externalId: string }>;
+  /** Subscribes the topics we process to `callbackUrl` (idempotent). Square: no-op (app-level). */
+  subscribeWebhooks(callbackUrl: string): Promise<void>;
+}
+
+export interface ConnectorOptions {
+  logger: Logger;
+  /** Per-call timeout; default 15 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt on 429/5xx/timeouts; default 5. */
+  maxRetries?: number;
+  /** Called when a refresh changes the credentials (Square), so the caller can store them. */
+  onCredentials?: (credentials: ChannelCredentials) => Promise<void>;
+}
+
+/** A provider's module: how to authorize, connect and verify its webhooks. */
+export interface ProviderModule {
+  type: ChannelType;
+  oauth(endpoints: ProviderEndpoints): OAuthProvider;
+  /** `key` identifies the connected shop for its rate limiter (one limiter per shop per process). */
+  connect(endpoints: ProviderEndpoints, credentials: ChannelCredentials, options: ConnectorOptions): Connector;
+  webhooks(endpoints: ProviderEndpoints): WebhookVerifier;
+}

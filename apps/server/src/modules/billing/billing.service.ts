@@ -1,0 +1,634 @@
+// Subscriptions and payment (issue 4): checkout, plan changes, cancel/resume, the account's status
+// following Stripe, and the mirror of subscriptions and invoices the account page reads.
+import {
+  type AccountStatus,
+  BILLING_SETTINGS_PATH,
+  type BillingInterval,
+  type BillingOverview,
+  type Invoice,
+  PAST_DUE_GRACE_DAYS,
+  PLAN_LIMIT_LABELS,
+  type Plan,
+  type PlanLimitKey,
+  type StartCheckoutInput,
+  type Subscription,
+  type SubscriptionStatus,
+} from '@switchyard/contracts';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { publicUrl } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Services } from '../../services.ts';
+import type { Actor } from '../../trpc/context.ts';
+import { accounts, users } from '../accounts/accounts.tables.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { dispatchMail, queueMail } from '../mail/mail.service.ts';
+import {
+  type BillingProvider,
+  billingProvider,
+  type ProviderCheckout,
+  type ProviderInvoice,
+  type ProviderSubscription,
+} from './billing.provider.ts';
+import { billingCustomers, billingInvoices, checkoutSessions, plans, subscriptions } from './billing.tables.ts';
+import { countUsage } from './plan-limits.ts';
+import { getPlan, getPlanByCode, toPlan } from './plans.service.ts';
+
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+type CheckoutRow = typeof checkoutSessions.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Stripe statuses of a subscription that still bills (or tries to). */
+export const LIVE_SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'paused'] as const;
+const isLive = (status: string) => (LIVE_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+
+/** The provider for this process's configuration; tests and main reach the same code. */
+export const providerFor = (services: Services): BillingProvider => billingProvider(services.providers);
+
+// ---- Reading ---------------------------------------------------------------------------------------------
+
+/** The subscription that decides the account's status: the newest live one, else the newest of any. */
+export async function currentSubscription(db: Db, accountId: string): Promise<SubscriptionRow | undefined> {
+  const rows = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.accountId, accountId))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(20);
+  return rows.find((r) => isLive(r.status)) ?? rows[0];
+}
+
+async function latestCheckout(db: Db, accountId: string): Promise<CheckoutRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.accountId, accountId))
+    .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+    .limit(1);
+  return row;
+}
+
+export const graceEndsAt = (sub: Pick<SubscriptionRow, 'pastDueSince'> | undefined) =>
+  sub?.pastDueSince ? new Date(sub.pastDueSince.getTime() + PAST_DUE_GRACE_DAYS * DAY_MS) : null;
+
+/** past_due beyond the grace period: the app is read-only until a payment succeeds. */
+export function isReadOnly(accountStatus: AccountStatus, sub: SubscriptionRow | undefined, now = new Date()) {
+  if (accountStatus !== 'past_due') return false;
+  const ends = graceEndsAt(sub);
+  return !!ends && now.getTime() >= ends.getTime();
+}
+
+async function accountStatusOf(db: Db, accountId: string): Promise<AccountStatus> {
+  const [row] = await db.select({ status: accounts.status }).from(accounts).where(eq(accounts.id, accountId));
+  if (!row) throw new DomainError('NOT_FOUND', 'Account not found');
+  return row.status;
+}
+
+async function toSubscriptionShape(db: Db, sub: SubscriptionRow | undefined): Promise<Subscription | null> {
+  if (!sub) return null;
+  const plan = await getPlan(db, sub.planId);
+  return {
+    planId: sub.planId,
+    planName: plan?.name ?? sub.planId,
+    interval: sub.interval,
+    status: sub.status as Subscription['status'],
+    currentPeriodEnd: sub.currentPeriodEnd,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    graceEndsAt: sub.status === 'past_due' || sub.status === 'unpaid' ? graceEndsAt(sub) : null,
+  };
+}
+
+async function statusFor(db: Db, accountId: string): Promise<SubscriptionStatus> {
+  const [accountStatus, sub, checkout] = await Promise.all([
+    accountStatusOf(db, accountId),
+    currentSubscription(db, accountId),
+    latestCheckout(db, accountId),
+  ]);
+  return {
+    accountStatus,
+    subscription: await toSubscriptionShape(db, sub),
+    checkout: checkout ? { status: checkout.status, paymentStatus: checkout.paymentStatus } : null,
+    lastPaymentError: sub?.lastPaymentError ?? checkout?.paymentError ?? null,
+    readOnly: isReadOnly(accountStatus, sub),
+  };
+}
+
+/**
+ * billing.getSubscriptionStatus. While the account waits on a checkout (just back from the payment page,
+ * or paying by bank debit) the session is also asked of Stripe and applied, through the same idempotent
+ * path as its webhook, so /subscription/success does not depend on webhook timing.
+ */
+export async function getSubscriptionStatus(
+  services: Services,
+  actor: Actor,
+  input: { sessionId?: string } = {},
+): Promise<SubscriptionStatus> {
+  const { db } = services;
+  const status = await accountStatusOf(db, actor.accountId);
+  const [checkout] = input.sessionId
+    ? await db
+        .select()
+        .from(checkoutSessions)
+        .where(and(eq(checkoutSessions.accountId, actor.accountId), eq(checkoutSessions.id, input.sessionId)))
+    : [await latestCheckout(db, actor.accountId)];
+  if (input.sessionId && !checkout) throw new DomainError('NOT_FOUND', 'Checkout not found');
+  if (status === 'requires_payment_method' || status === 'awaiting_payment') {
+    const unsettled = checkout && (checkout.status === 'open' || checkout.paymentStatus === 'unpaid');
+    if (checkout && unsettled && Date.now() - checkout.createdAt.getTime() < 2 * DAY_MS) {
+      try {
+        const session = await providerFor(services).getCheckout(checkout.id);
+        if (session.status !== checkout.status || session.paymentStatus !== checkout.paymentStatus) {
+          await applyCheckout(services, session, {});
+        }
+      } catch (err) {
+        // Best effort: the webhook brings the same news; the page shows what we know meanwhile.
+        services.logger.warn({ err, checkout: checkout.id }, 'billing: could not refresh a checkout from Stripe');
+      }
+    }
+  }
+  return statusFor(db, actor.accountId);
+}
+
+// ---- Checkout, plan changes, cancel and resume ---------------------------------------------------------
+
+async function ensureCustomer(services: Services, provider: BillingProvider, actor: Actor): Promise<string> {
+  const { db } = services;
+  const [existing] = await db
+    .select()
+    .from(billingCustomers)
+    .where(and(eq(billingCustomers.accountId, actor.accountId), eq(billingCustomers.mode, provider.mode)));
+  if (existing) return existing.stripeCustomerId;
+  const [who] = await db
+    .select({ email: users.email, business: accounts.business })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(eq(users.id, actor.userId));
+  if (!who) throw new DomainError('NOT_FOUND', 'Account not found');
+  // The idempotency key makes a concurrent second call answer the same customer.
+  const customerId = await provider.createCustomer({
+    accountId: actor.accountId,
+    email: who.email,
+    name: who.business,
+  });
+  await db
+    .insert(billingCustomers)
+    .values({ id: newId('bcu'), accountId: actor.accountId, mode: provider.mode, stripeCustomerId: customerId })
+    .onConflictDoNothing();
+  const [stored] = await db
+    .select()
+    .from(billingCustomers)
+    .where(and(eq(billingCustomers.accountId, actor.accountId), eq(billingCustomers.mode, provider.mode)));
+  return stored?.stripeCustomerId ?? customerId;
+}
+
+async function offeredPlan(db: Db, planId: string): Promise<Plan> {
+  const plan = await getPlan(db, planId);
+  if (!plan) throw new DomainError('NOT_FOUND', 'Plan not found');
+  if (!plan.active) throw new DomainError('VALIDATION', `The ${plan.name} plan is no longer offered.`);
+  return plan;
+}
+
+/** billing.startCheckout: a Stripe Checkout Session in subscription mode; answers the hosted page's address. */
+export async function startCheckout(services: Services, actor: Actor, input: StartCheckoutInput) {
+  const { db } = services;
+  const status = await accountStatusOf(db, actor.accountId);
+  if (status === 'created')
+    throw new DomainError('INVALID_STATE', 'Confirm your e-mail address before choosing a plan.');
+  const plan = await offeredPlan(db, input.planId);
+  const sub = await currentSubscription(db, actor.accountId);
+  if (sub && isLive(sub.status)) {
+    throw new DomainError('CONFLICT', 'The account already has a subscription. Change its plan instead.');
+  }
+  if (status === 'awaiting_payment') {
+    throw new DomainError('CONFLICT', 'A payment for this account is still being processed. Wait for it to settle.');
+  }
+  const provider = providerFor(services);
+  const customerId = await ensureCustomer(services, provider, actor);
+  const priceId = await provider.priceFor(plan, input.interval);
+  const base = publicUrl(services.config);
+  const session = await provider.createCheckout({
+    customerId,
+    accountId: actor.accountId,
+    priceId,
+    successUrl: `${base}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${base}/subscription/plans?checkout=canceled`,
+    metadata: { accountId: actor.accountId, planId: plan.id, interval: input.interval },
+  });
+  await db.insert(checkoutSessions).values({
+    id: session.id,
+    accountId: actor.accountId,
+    mode: provider.mode,
+    planId: plan.id,
+    interval: input.interval,
+  });
+  return { url: session.url };
+}
+
+async function liveSubscription(db: Db, accountId: string): Promise<SubscriptionRow> {
+  const sub = await currentSubscription(db, accountId);
+  if (!sub || !isLive(sub.status))
+    throw new DomainError('INVALID_STATE', 'The account has no subscription. Choose a plan first.');
+  return sub;
+}
+
+/** billing.changePlan: prorated at once (the difference is invoiced and charged now). */
+export async function changePlan(services: Services, actor: Actor, input: StartCheckoutInput) {
+  const { db } = services;
+  const sub = await liveSubscription(db, actor.accountId);
+  const plan = await offeredPlan(db, input.planId);
+  if (sub.planId === plan.id && sub.interval === input.interval) {
+    throw new DomainError('VALIDATION', `The account is already on the ${plan.name} plan, billed ${input.interval}ly.`);
+  }
+  // A smaller plan must still hold what the account uses.
+  for (const key of Object.keys(plan.limits) as PlanLimitKey[]) {
+    const limit = plan.limits[key];
+    if (limit === null) continue;
+    const used = await countUsage(db, actor.accountId, key);
+    if (used > limit) {
+      const label = PLAN_LIMIT_LABELS[key];
+      throw new DomainError(
+        'VALIDATION',
+        `The ${plan.name} plan includes ${limit} ${limit === 1 ? label.one : label.many}; the account uses ${used}. Remove ${used - limit} first.`,
+      );
+    }
+  }
+  const provider = providerFor(services);
+  const stripeSub = await provider.getSubscription(sub.stripeSubscriptionId);
+  if (!stripeSub.itemId) throw new DomainError('UPSTREAM_FAILED', 'The subscription has no item to change.');
+  const priceId = await provider.priceFor(plan, input.interval);
+  const updated = await provider.changePrice(sub.stripeSubscriptionId, stripeSub.itemId, priceId, {
+    accountId: actor.accountId,
+    planId: plan.id,
+    interval: input.interval,
+  });
+  await syncSubscription(services, updated, {
+    accountId: actor.accountId,
+    audit: {
+      actor,
+      action: 'billing.plan_changed',
+      detail: { from: sub.planId, to: plan.id, interval: input.interval },
+    },
+  });
+  if (updated.latestInvoiceId)
+    await syncInvoice(services, await provider.getInvoice(updated.latestInvoiceId), actor.accountId);
+  return statusFor(db, actor.accountId);
+}
+
+/** billing.cancel (at the end of the paid period) and billing.resume (undo that before it ends). */
+export async function setCancelAtPeriodEnd(services: Services, actor: Actor, cancel: boolean) {
+  const { db } = services;
+  const sub = await liveSubscription(db, actor.accountId);
+  if (sub.cancelAtPeriodEnd === cancel) {
+    throw new DomainError(
+      'INVALID_STATE',
+      cancel
+        ? 'The subscription is already set to end at the end of the period.'
+        : 'The subscription is not set to end.',
+    );
+  }
+  const updated = await providerFor(services).setCancelAtPeriodEnd(sub.stripeSubscriptionId, cancel);
+  await syncSubscription(services, updated, {
+    accountId: actor.accountId,
+    audit: {
+      actor,
+      action: cancel ? 'billing.cancel_requested' : 'billing.resumed',
+      detail: { subscriptionId: sub.id, currentPeriodEnd: updated.currentPeriodEnd?.toISOString() ?? null },
+    },
+  });
+  return statusFor(db, actor.accountId);
+}
+
+/** billing.openPortal: Stripe's customer portal (payment method, invoices), back to an in-app path. */
+export async function openPortal(services: Services, actor: Actor, returnPath = BILLING_SETTINGS_PATH) {
+  const provider = providerFor(services);
+  const [customer] = await services.db
+    .select()
+    .from(billingCustomers)
+    .where(and(eq(billingCustomers.accountId, actor.accountId), eq(billingCustomers.mode, provider.mode)));
+  if (!customer) throw new DomainError('INVALID_STATE', 'The account has no billing details yet. Choose a plan first.');
+  const url = await provider.createPortal(customer.stripeCustomerId, `${publicUrl(services.config)}${returnPath}`);
+  return { url };
+}
+
+/** billing.getOverview: settings → account. */
+export async function getOverview(services: Services, actor: Actor): Promise<BillingOverview> {
+  const { db } = services;
+  const status = await statusFor(db, actor.accountId);
+  const sub = await currentSubscription(db, actor.accountId);
+  const [planRow] = sub ? await db.select().from(plans).where(eq(plans.id, sub.planId)) : [];
+  const invoiceRows = await db
+    .select()
+    .from(billingInvoices)
+    .where(eq(billingInvoices.accountId, actor.accountId))
+    .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id))
+    .limit(24);
+  const [channels, locations, ordersThisMonth, seats] = await Promise.all([
+    countUsage(db, actor.accountId, 'channels'),
+    countUsage(db, actor.accountId, 'locations'),
+    countUsage(db, actor.accountId, 'ordersPerMonth'),
+    countUsage(db, actor.accountId, 'users'),
+  ]);
+  return {
+    status,
+    plan: planRow ? toPlan(planRow) : null,
+    invoices: invoiceRows.map(
+      (r): Invoice => ({
+        id: r.id,
+        number: r.number,
+        status: r.status,
+        amountDue: r.amountDue,
+        amountPaid: r.amountPaid,
+        currency: r.currency,
+        createdAt: r.createdAt,
+        periodStart: r.periodStart,
+        periodEnd: r.periodEnd,
+        hostedInvoiceUrl: r.hostedInvoiceUrl,
+        pdfUrl: r.pdfUrl,
+      }),
+    ),
+    paymentMethod: sub?.paymentMethod ?? null,
+    usage: { channels, locations, ordersThisMonth, users: seats },
+  };
+}
+
+// ---- Applying what Stripe says --------------------------------------------------------------------------
+
+/** The account a Stripe customer belongs to. */
+export async function accountForCustomer(db: Db, customerId: string | null | undefined) {
+  if (!customerId) return undefined;
+  const [row] = await db
+    .select({ accountId: billingCustomers.accountId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.stripeCustomerId, customerId));
+  return row?.accountId;
+}
+
+async function resolvePlan(
+  db: Db,
+  sub: ProviderSubscription,
+): Promise<{ plan: Plan; interval: BillingInterval } | undefined> {
+  // What is billed decides: the price's lookup key `${code}_${interval}`; our metadata otherwise.
+  const match = sub.priceLookupKey ? /^(.+)_(month|year)$/.exec(sub.priceLookupKey) : null;
+  if (match?.[1] && match[2]) {
+    const plan = await getPlanByCode(db, match[1]);
+    if (plan) return { plan, interval: match[2] as BillingInterval };
+  }
+  const plan = sub.metadata.planId ? await getPlan(db, sub.metadata.planId) : undefined;
+  const interval = sub.interval ?? (sub.metadata.interval as BillingInterval | undefined);
+  if (plan && (interval === 'month' || interval === 'year')) return { plan, interval };
+  return undefined;
+}
+
+interface SyncOptions {
+  /** When the state comes with an event: its `created`. Older than what was applied → ignored. */
+  eventCreated?: Date;
+  accountId?: string;
+  /** An audit entry for the change that caused this (by the merchant), in the same transaction. */
+  audit?: { actor: Actor; action: string; detail: Record<string, unknown> };
+  /** A failed payment's message to keep (or null to clear it once a payment succeeds). */
+  paymentError?: string | null;
+}
+
+export type SyncResult = 'applied' | 'stale' | 'unknown';
+
+/**
+ * Writes Stripe's state of a subscription into our mirror and moves the account's status with it.
+ * Idempotent; an event older than the newest one applied does not move the row back, and a canceled
+ * subscription is never brought back by a late update.
+ */
+export async function syncSubscription(
+  services: Services,
+  ps: ProviderSubscription,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
+  const { db } = services;
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, ps.id));
+  if (row && options.eventCreated && row.lastEventAt && options.eventCreated < row.lastEventAt) return 'stale';
+  if (row?.status === 'canceled' && ps.status !== 'canceled') return 'stale';
+  const accountId =
+    row?.accountId ??
+    options.accountId ??
+    (await accountForCustomer(db, ps.customerId)) ??
+    (ps.metadata.accountId && (await accountExists(db, ps.metadata.accountId)) ? ps.metadata.accountId : undefined);
+  if (!accountId) return 'unknown';
+  const resolved = await resolvePlan(db, ps);
+  if (!resolved && !row) {
+    services.logger.warn({ subscription: ps.id }, 'billing: a subscription for no known plan; not mirrored');
+    return 'unknown';
+  }
+  const now = new Date();
+  const pastDue = ps.status === 'past_due' || ps.status === 'unpaid';
+  let paymentError = options.paymentError;
+  if (pastDue && paymentError === undefined && !row?.lastPaymentError && ps.latestInvoiceId) {
+    // The subscription's event can come before the invoice's: the reason is on the latest invoice.
+    paymentError = await providerFor(services).invoicePaymentError(ps.latestInvoiceId);
+  }
+  const lastEventAt =
+    options.eventCreated && (!row?.lastEventAt || options.eventCreated > row.lastEventAt)
+      ? options.eventCreated
+      : (row?.lastEventAt ?? null);
+  const values = {
+    status: ps.status,
+    planId: resolved?.plan.id ?? (row?.planId as string),
+    interval: resolved?.interval ?? (row?.interval as BillingInterval),
+    currentPeriodEnd: ps.currentPeriodEnd,
+    cancelAtPeriodEnd: ps.cancelAtPeriodEnd,
+    pastDueSince: pastDue ? (row?.pastDueSince ?? now) : null,
+    lastEventAt,
+    paymentMethod: ps.paymentMethod ?? row?.paymentMethod ?? null,
+    // A subscription in good standing has no payment problem, whatever an older event said.
+    lastPaymentError:
+      ps.status === 'active' || ps.status === 'trialing'
+        ? null
+        : paymentError !== undefined
+          ? paymentError
+          : (row?.lastPaymentError ?? null),
+    endedAt: ps.endedAt,
+    updatedAt: now,
+  };
+  const mailIds = await db.transaction(async (tx) => {
+    if (row) {
+      await tx.update(subscriptions).set(values).where(eq(subscriptions.id, row.id));
+    } else {
+      await tx
+        .insert(subscriptions)
+        .values({
+          id: newId('sub'),
+          accountId,
+          mode: providerFor(services).mode,
+          stripeSubscriptionId: ps.id,
+          stripeCustomerId: ps.customerId,
+          ...values,
+        })
+        .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values });
+    }
+    if (options.audit) {
+      await recordAudit(tx, {
+        accountId,
+        actorUserId: options.audit.actor.userId,
+        action: options.audit.action,
+        detail: options.audit.detail,
+      });
+    }
+    return updateAccountStatus(services, tx, accountId);
+  });
+  await dispatchMail(services, mailIds);
+  return 'applied';
+}
+
+async function accountExists(db: Db, accountId: string) {
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  return !!row;
+}
+
+/** The account status the billing state implies (DESIGN §3), or undefined to leave it as it is. */
+export function deriveAccountStatus(
+  sub: Pick<SubscriptionRow, 'status'> | undefined,
+  checkout: Pick<CheckoutRow, 'status' | 'paymentStatus' | 'paymentError'> | undefined,
+): AccountStatus | undefined {
+  switch (sub?.status) {
+    case 'active':
+    case 'trialing':
+      return 'active';
+    case 'past_due':
+    case 'unpaid':
+    case 'paused':
+      return 'past_due';
+    case 'canceled':
+      return 'canceled';
+  }
+  // No subscription that bills: a completed checkout whose payment has not settled waits for it (an
+  // incomplete_expired subscription's never will).
+  const pending = !sub || sub.status === 'incomplete';
+  if (pending && checkout?.status === 'complete' && checkout.paymentStatus === 'unpaid' && !checkout.paymentError) {
+    return 'awaiting_payment';
+  }
+  if (sub || checkout) return 'requires_payment_method';
+  return undefined;
+}
+
+/**
+ * Moves the account to the status its billing implies, in the caller's transaction; on becoming active,
+ * past_due or canceled it records an audit entry, and it queues the merchant's e-mail for a failed payment
+ * and a canceled subscription. Answers the queued mail ids (dispatch them after commit).
+ */
+async function updateAccountStatus(services: Services, tx: Db, accountId: string): Promise<string[]> {
+  const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
+  if (!account || account.status === 'created') return [];
+  const sub = await currentSubscription(tx, accountId);
+  const checkout = await latestCheckout(tx, accountId);
+  const next = deriveAccountStatus(sub, checkout);
+  if (!next || next === account.status) return [];
+  await tx.update(accounts).set({ status: next, updatedAt: new Date() }).where(eq(accounts.id, accountId));
+  services.logger.info({ accountId, from: account.status, to: next }, 'billing: account status changed');
+  if (next !== 'active' && next !== 'past_due' && next !== 'canceled') return [];
+  const [owner] = await tx
+    .select({ id: users.id, email: users.email, firstname: users.firstname })
+    .from(users)
+    .where(eq(users.accountId, accountId))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(1);
+  if (!owner) return [];
+  await recordAudit(tx, {
+    accountId,
+    actorUserId: owner.id,
+    action: `billing.${next}`,
+    detail: { from: account.status, to: next, subscriptionId: sub?.stripeSubscriptionId ?? null, by: 'stripe' },
+  });
+  const plan = sub ? await getPlan(tx, sub.planId) : undefined;
+  const base = publicUrl(services.config);
+  if (next === 'past_due') {
+    return [
+      await queueMail(
+        tx,
+        owner.email,
+        {
+          template: 'payment_failed',
+          firstname: owner.firstname,
+          link: `${base}${BILLING_SETTINGS_PATH}`,
+          planName: plan?.name ?? 'Switchyard',
+          reason: sub?.lastPaymentError ?? 'the payment was declined.',
+          graceDays: PAST_DUE_GRACE_DAYS,
+        },
+        accountId,
+      ),
+    ];
+  }
+  if (next === 'canceled') {
+    return [
+      await queueMail(
+        tx,
+        owner.email,
+        {
+          template: 'subscription_canceled',
+          firstname: owner.firstname,
+          link: `${base}/subscription/plans`,
+          planName: plan?.name ?? 'Switchyard',
+        },
+        accountId,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** A checkout session as Stripe has it now (from its webhook, or asked for by the success page). */
+export async function applyCheckout(
+  services: Services,
+  session: ProviderCheckout,
+  options: { eventCreated?: Date; paymentError?: string | null },
+): Promise<SyncResult> {
+  const { db } = services;
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
+  // Only sessions we started: anything else on the Stripe account is none of ours.
+  if (!row) return 'unknown';
+  await db
+    .update(checkoutSessions)
+    .set({
+      status: session.status,
+      paymentStatus: session.paymentStatus,
+      stripeSubscriptionId: session.subscriptionId,
+      ...(options.paymentError !== undefined ? { paymentError: options.paymentError } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(checkoutSessions.id, row.id));
+  if (session.subscriptionId) {
+    const ps = await providerFor(services).getSubscription(session.subscriptionId);
+    const result = await syncSubscription(services, ps, {
+      accountId: row.accountId,
+      eventCreated: options.eventCreated,
+      paymentError: options.paymentError,
+    });
+    if (result !== 'stale') return result;
+  }
+  const mailIds = await db.transaction((tx) => updateAccountStatus(services, tx, row.accountId));
+  await dispatchMail(services, mailIds);
+  return 'applied';
+}
+
+/** Mirrors one invoice for the account page. */
+export async function syncInvoice(services: Services, inv: ProviderInvoice, accountHint?: string) {
+  const { db } = services;
+  const accountId = accountHint ?? (await accountForCustomer(db, inv.customerId));
+  if (!accountId) return 'unknown' as const;
+  const values = {
+    stripeSubscriptionId: inv.subscriptionId,
+    number: inv.number,
+    status: inv.status,
+    amountDue: inv.amountDue,
+    amountPaid: inv.amountPaid,
+    currency: inv.currency,
+    billingReason: inv.billingReason,
+    periodStart: inv.periodStart,
+    periodEnd: inv.periodEnd,
+    hostedInvoiceUrl: inv.hostedInvoiceUrl,
+    pdfUrl: inv.pdfUrl,
+    updatedAt: new Date(),
+  };
+  await db
+    .insert(billingInvoices)
+    .values({ id: inv.id, accountId, createdAt: inv.createdAt, ...values })
+    .onConflictDoUpdate({ target: billingInvoices.id, set: values });
+  return 'applied' as const;
+}

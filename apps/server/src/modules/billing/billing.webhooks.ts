@@ -1,0 +1,196 @@
+// POST /webhooks/stripe: verified over the raw body with the endpoint's signing secret, stored once by
+// event id, answered 200 at once, and processed by the `billing.event` job.
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../../rest/errors.ts';
+import type { Services } from '../../services.ts';
+import { InvalidSignature, type ProviderEvent } from './billing.provider.ts';
+import {
+  accountForCustomer,
+  applyCheckout,
+  providerFor,
+  type SyncResult,
+  syncInvoice,
+  syncSubscription,
+} from './billing.service.ts';
+import { billingEvents, subscriptions } from './billing.tables.ts';
+import { readOnlyRestGuard } from './read-only.ts';
+
+export const BILLING_EVENT_JOB = 'billing.event';
+
+/** The event types that change billing state; others are stored (for the record) but not processed. */
+export const HANDLED_EVENT_TYPES = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+  'invoice.paid',
+  'invoice.payment_succeeded',
+  'invoice.payment_failed',
+  'invoice.finalized',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
+]);
+
+export type ReceiveResult = { status: 200; duplicate: boolean } | { status: 400; message: string };
+
+/** Verifies and stores one delivery (once per event id) and hands it to the job. */
+export async function receiveStripeEvent(
+  services: Services,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<ReceiveResult> {
+  const provider = providerFor(services);
+  let event: ProviderEvent;
+  try {
+    event = provider.parseWebhook(rawBody, signature);
+  } catch (err) {
+    if (err instanceof InvalidSignature) return { status: 400, message: 'Invalid Stripe signature' };
+    throw err;
+  }
+  const customer = event.object.customer;
+  const accountId = await accountForCustomer(
+    services.db,
+    typeof customer === 'string' ? customer : ((customer as { id?: string } | undefined)?.id ?? null),
+  );
+  const [stored] = await services.db
+    .insert(billingEvents)
+    .values({
+      id: event.id,
+      type: event.type,
+      mode: provider.mode,
+      createdAt: event.created,
+      payload: event.raw,
+      accountId: accountId ?? null,
+      processedAt: HANDLED_EVENT_TYPES.has(event.type) ? null : new Date(),
+    })
+    .onConflictDoNothing({ target: billingEvents.id })
+    .returning({ id: billingEvents.id });
+  if (!stored) return { status: 200, duplicate: true };
+  if (!HANDLED_EVENT_TYPES.has(event.type)) return { status: 200, duplicate: false };
+  if (services.queue) {
+    await services.queue.send(BILLING_EVENT_JOB, { id: event.id }, { singletonKey: event.id });
+  } else {
+    // No queue in this process (a tool or test without workers): process right after answering.
+    setImmediate(() => {
+      processBillingEvent(services, event.id).catch((err) =>
+        services.logger.warn({ err, eventId: event.id }, 'billing: event processing failed'),
+      );
+    });
+  }
+  return { status: 200, duplicate: false };
+}
+
+/** The webhook route, in a scope of its own whose body parser keeps the raw bytes; and the REST read-only guard. */
+export async function billingRoutes(app: FastifyInstance, services: Services) {
+  if (!services.providers.stripe.webhookSecret) {
+    services.logger.warn('STRIPE_WEBHOOK_SECRET is not set: every Stripe webhook will be refused');
+  }
+  readOnlyRestGuard(app, services.db);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post('/webhooks/stripe', async (req, reply) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const signature = req.headers['stripe-signature'];
+      const result = await receiveStripeEvent(services, body, typeof signature === 'string' ? signature : undefined);
+      if (result.status !== 200) return sendError(reply, result.status, result.message);
+      return reply.send({ received: true, duplicate: result.duplicate });
+    });
+  });
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const idOf = (value: unknown) => str(value) ?? str((value as { id?: unknown } | null | undefined)?.id);
+
+/** The job: applies one stored event. Done once; a retry after success is a no-op. */
+export async function processBillingEvent(services: Services, id: string): Promise<void> {
+  const { db } = services;
+  const [row] = await db.select().from(billingEvents).where(eq(billingEvents.id, id));
+  if (!row || row.processedAt) return;
+  await db
+    .update(billingEvents)
+    .set({ attempts: sql`${billingEvents.attempts} + 1` })
+    .where(eq(billingEvents.id, id));
+  const event = row.payload as { data?: { object?: Record<string, unknown> } };
+  const object = event.data?.object ?? {};
+  let result: SyncResult | 'ignored';
+  try {
+    result = await applyEvent(services, row.type, object, row.createdAt);
+  } catch (err) {
+    await db
+      .update(billingEvents)
+      .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'failed' })
+      .where(eq(billingEvents.id, id));
+    throw err;
+  }
+  await db.update(billingEvents).set({ processedAt: new Date(), error: null }).where(eq(billingEvents.id, id));
+  services.logger.info({ eventId: id, type: row.type, result }, 'billing: event processed');
+}
+
+async function applyEvent(
+  services: Services,
+  type: string,
+  object: Record<string, unknown>,
+  created: Date,
+): Promise<SyncResult | 'ignored'> {
+  const provider = providerFor(services);
+  const objectId = str(object.id);
+  if (!objectId) return 'ignored';
+  switch (type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.expired':
+      return applyCheckout(services, await provider.getCheckout(objectId), { eventCreated: created });
+    case 'checkout.session.async_payment_failed': {
+      const session = await provider.getCheckout(objectId);
+      const sub = session.subscriptionId ? await provider.getSubscription(session.subscriptionId) : undefined;
+      const reason =
+        (sub?.latestInvoiceId ? await provider.invoicePaymentError(sub.latestInvoiceId) : null) ??
+        'The bank payment failed.';
+      return applyCheckout(services, session, { eventCreated: created, paymentError: reason });
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+    case 'customer.subscription.paused':
+    case 'customer.subscription.resumed': {
+      // An event older than the newest one applied changes nothing; otherwise Stripe's current state is applied.
+      const [known] = await services.db
+        .select({ lastEventAt: subscriptions.lastEventAt })
+        .from(subscriptions)
+        .where(eq(subscriptions.stripeSubscriptionId, objectId));
+      if (known?.lastEventAt && created < known.lastEventAt) return 'stale';
+      return syncSubscription(services, await provider.getSubscription(objectId), { eventCreated: created });
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded':
+    case 'invoice.payment_failed':
+    case 'invoice.finalized':
+    case 'invoice.voided':
+    case 'invoice.marked_uncollectible': {
+      const invoice = await provider.getInvoice(objectId);
+      const mirrored = await syncInvoice(services, invoice);
+      const subscriptionId = invoice.subscriptionId ?? idOf(object.subscription);
+      if (!subscriptionId) return mirrored;
+      // The invoice as it is now decides: a failure already made good by a later payment is no error.
+      const paymentError =
+        invoice.status === 'paid'
+          ? null
+          : type === 'invoice.payment_failed'
+            ? ((await provider.invoicePaymentError(objectId)) ?? 'The payment was declined.')
+            : undefined;
+      return syncSubscription(services, await provider.getSubscription(subscriptionId), {
+        eventCreated: created,
+        paymentError,
+      });
+    }
+    default:
+      return 'ignored';
+  }
+}

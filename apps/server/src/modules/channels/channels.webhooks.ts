@@ -1,0 +1,258 @@
+// Provider webhooks: verified over the raw body, stored once per (provider, event id), answered at once,
+// and processed by the `channels.webhook` job.
+import { createHash } from 'node:crypto';
+import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { publicUrl } from '../../config.ts';
+import { verifySignedPayload } from '../../connectors/bigcommerce/index.ts';
+import { PROVIDERS } from '../../connectors/index.ts';
+import type { WebhookEvent, WebhookRequest } from '../../connectors/types.ts';
+import { newId } from '../../lib/ids.ts';
+import { sendError } from '../../rest/errors.ts';
+import type { Services } from '../../services.ts';
+import { users } from '../accounts/accounts.tables.ts';
+import { absorbEchoes, carriedReports, isInventoryTopic, processInventoryEvents } from '../inventory/inbound.ts';
+import { dispatchMail, queueMail } from '../mail/mail.service.ts';
+import { LIVE_STATUSES } from './channels.service.ts';
+import { channels, webhookEvents } from './channels.tables.ts';
+
+export const CHANNEL_WEBHOOK_JOB = 'channels.webhook';
+
+/** The app was removed from the shop: the channel is disconnected and the merchant told. */
+const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
+/** The shop withdrew our access without removing the app: the channel needs re-authorising. */
+const REVOKED_TOPICS = new Set(['oauth.authorization.revoked']);
+
+export type ReceiveResult = { status: 200; duplicate: boolean; id: string } | { status: 400 | 401; message: string };
+
+/** Verifies, stores (once) and queues one delivery. Processing happens in the job, not here. */
+export async function receiveWebhook(
+  services: Services,
+  type: ChannelType,
+  req: WebhookRequest,
+): Promise<ReceiveResult> {
+  const verifier = PROVIDERS[type].webhooks(services.providers);
+  let verified = false;
+  try {
+    verified = verifier.verify(req);
+  } catch {
+    // Malformed signature headers are as good as none.
+  }
+  if (!verified) return { status: 401, message: 'Invalid webhook signature' };
+  let event: WebhookEvent;
+  try {
+    event = verifier.parse(req);
+  } catch {
+    return { status: 400, message: 'Unreadable webhook payload' };
+  }
+  return storeEvent(services, type, event);
+}
+
+/** Stores a verified event once per (provider, event id) and queues its processing. */
+async function storeEvent(services: Services, type: ChannelType, event: WebhookEvent): Promise<ReceiveResult> {
+  // The live installation of the shop if there is one, else its most recent channel.
+  const [channel] = await services.db
+    .select({ id: channels.id, accountId: channels.accountId })
+    .from(channels)
+    .where(and(eq(channels.type, type), eq(channels.externalId, event.shopExternalId)))
+    .orderBy(sql`${channels.status} in ('connected', 'error') desc`, desc(channels.updatedAt))
+    .limit(1);
+  const stamped = event.occurredAt ? new Date(event.occurredAt) : null;
+  const occurredAt = stamped && !Number.isNaN(stamped.getTime()) ? stamped : null;
+  const [stored] = await services.db
+    .insert(webhookEvents)
+    .values({
+      id: newId('whe'),
+      provider: type,
+      eventId: event.eventId,
+      topic: event.topic,
+      shopExternalId: event.shopExternalId,
+      accountId: channel?.accountId ?? null,
+      channelId: channel?.id ?? null,
+      payload: event.payload ?? {},
+      occurredAt,
+    })
+    .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
+    .returning({ id: webhookEvents.id });
+  if (!stored) {
+    const [existing] = await services.db
+      .select({ id: webhookEvents.id, processedAt: webhookEvents.processedAt })
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.provider, type), eq(webhookEvents.eventId, event.eventId)));
+    // A redelivery of an event not processed yet queues it again, in case queueing failed the first time;
+    // the singleton key keeps it to one job while one is waiting or running.
+    if (existing && !existing.processedAt) {
+      await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: existing.id }, { singletonKey: existing.id });
+    }
+    return { status: 200, duplicate: true, id: existing?.id ?? '' };
+  }
+  // The echo of our own push is recorded on its level now; it would only take a worker's turn from a real change.
+  if (channel && isInventoryTopic(event.topic)) {
+    const reports = carriedReports({ ...event, occurredAt, receivedAt: new Date() });
+    if (reports && (await absorbEchoes(services, channel.id, reports))) {
+      await services.db
+        .update(webhookEvents)
+        .set({ processedAt: new Date(), outcome: 'echo of our push: nothing to do', attempts: 1 })
+        .where(eq(webhookEvents.id, stored.id));
+      return { status: 200, duplicate: false, id: stored.id };
+    }
+  }
+  await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: stored.id }, { singletonKey: stored.id });
+  // Stock changes are latency-critical: this process's idle webhook workers fetch it now, not at their next poll.
+  services.queue?.notify?.(CHANNEL_WEBHOOK_JOB);
+  return { status: 200, duplicate: false, id: stored.id };
+}
+
+/**
+ * BigCommerce's uninstall callback (`GET …?signed_payload_jwt=`, server to server), kept as the same
+ * `store/app/uninstalled` event its webhook carries. The token is the callback's identity: a retried
+ * callback is a duplicate.
+ */
+export async function receiveBigcommerceUninstall(services: Services, jwt: string): Promise<ReceiveResult> {
+  let storeHash: string;
+  try {
+    ({ storeHash } = await verifySignedPayload(services.providers, jwt));
+  } catch {
+    return { status: 401, message: 'Invalid signed payload' };
+  }
+  return storeEvent(services, 'bigcommerce', {
+    provider: 'bigcommerce',
+    eventId: `uninstall-callback:${createHash('sha256').update(jwt).digest('hex')}`,
+    topic: 'store/app/uninstalled',
+    shopExternalId: storeHash,
+    occurredAt: new Date().toISOString(),
+    payload: { callback: 'uninstall', store_hash: storeHash },
+  });
+}
+
+/** POST /webhooks/{shopify|bigcommerce|square}, in a scope of its own whose body parser keeps the raw bytes. */
+export async function channelWebhookRoutes(app: FastifyInstance, services: Services) {
+  app.get<{ Querystring: { signed_payload_jwt?: string } }>('/webhooks/bigcommerce/uninstall', async (req, reply) => {
+    const result = await receiveBigcommerceUninstall(services, req.query.signed_payload_jwt ?? '');
+    if (result.status !== 200) return sendError(reply, result.status, result.message);
+    return reply.status(200).send({ received: true, duplicate: result.duplicate });
+  });
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    for (const type of CHANNEL_TYPES) {
+      scope.post(`/webhooks/${type}`, async (req, reply) => {
+        const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+        // Square signs the notification URL it was given, which is our public address, not the Host header.
+        const url = `${publicUrl(services.config)}/webhooks/${type}${query}`;
+        const result = await receiveWebhook(services, type, { rawBody, headers: req.headers, url });
+        if (result.status !== 200) {
+          req.log.info({ provider: type, status: result.status }, 'webhook refused');
+          return sendError(reply, result.status, result.message);
+        }
+        return reply.status(200).send({ received: true, duplicate: result.duplicate });
+      });
+    }
+  });
+}
+
+/** The job: applies one stored event once. Failures are recorded on the event and retried by the queue. */
+export async function processWebhookEvent(services: Services, id: string): Promise<void> {
+  const [waiting] = await services.db
+    .select({ channelId: webhookEvents.channelId, topic: webhookEvents.topic, processedAt: webhookEvents.processedAt })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, id));
+  if (!waiting || waiting.processedAt) return;
+  // Stock events are taken together per channel (inbound.ts), this one with the others waiting.
+  if (waiting.channelId && isInventoryTopic(waiting.topic)) return processInventoryEvents(services, waiting.channelId);
+  const [event] = await services.db
+    .update(webhookEvents)
+    .set({ attempts: sql`${webhookEvents.attempts} + 1` })
+    .where(and(eq(webhookEvents.id, id), isNull(webhookEvents.processedAt)))
+    .returning();
+  if (!event) return;
+  try {
+    const outcome = await applyEvent(services, event);
+    await services.db
+      .update(webhookEvents)
+      .set({ processedAt: new Date(), outcome, error: null })
+      .where(eq(webhookEvents.id, id));
+  } catch (err) {
+    await services.db
+      .update(webhookEvents)
+      .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'processing failed' })
+      .where(eq(webhookEvents.id, id));
+    throw err;
+  }
+}
+
+type EventRow = typeof webhookEvents.$inferSelect;
+
+async function applyEvent(services: Services, event: EventRow): Promise<string> {
+  if (!event.channelId) return 'no channel for this shop';
+  const isUninstall = UNINSTALL_TOPICS.has(event.topic);
+  const isRevoked = REVOKED_TOPICS.has(event.topic);
+  // Inventory, order and product topics wait for the sync engine, which reads them from this table.
+  if (!isUninstall && !isRevoked) return 'no handler yet';
+
+  const mailIds: string[] = [];
+  const outcome = await services.db.transaction(async (tx) => {
+    const [channel] = await tx
+      .select()
+      .from(channels)
+      .where(eq(channels.id, event.channelId as string))
+      .for('update');
+    if (!channel || !LIVE_STATUSES.includes(channel.status as (typeof LIVE_STATUSES)[number])) {
+      return 'channel was not connected';
+    }
+    // A late delivery about an installation the merchant has since authorised again changes nothing.
+    // Providers stamp events in whole seconds, so only a full second before the authorization is older.
+    if (event.occurredAt && channel.connectedAt && event.occurredAt.getTime() + 1000 <= channel.connectedAt.getTime()) {
+      return 'older than the current authorization';
+    }
+    const label = CHANNEL_LABELS[channel.type];
+    const now = new Date();
+    if (isRevoked) {
+      await tx
+        .update(channels)
+        .set({
+          status: 'error',
+          statusMessage: `${label} access was revoked. Re-authorise the channel to sync again.`,
+          credentials: null,
+          updatedAt: now,
+        })
+        .where(eq(channels.id, channel.id));
+      return 'channel needs re-authorising';
+    }
+    await tx
+      .update(channels)
+      .set({
+        status: 'disconnected',
+        statusMessage: `The Switchyard app was uninstalled from this ${label} shop. Re-authorise to connect it again.`,
+        credentials: null,
+        disconnectedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(channels.id, channel.id));
+    const recipients = await tx
+      .select({ email: users.email, firstname: users.firstname })
+      .from(users)
+      .where(eq(users.accountId, channel.accountId));
+    for (const user of recipients) {
+      mailIds.push(
+        await queueMail(
+          tx,
+          user.email,
+          {
+            template: 'channel_disconnected',
+            firstname: user.firstname,
+            link: `${publicUrl(services.config)}/channels/`,
+            channelName: channel.name,
+            provider: label,
+          },
+          channel.accountId,
+        ),
+      );
+    }
+    return 'channel disconnected';
+  });
+  await dispatchMail(services, mailIds);
+  return outcome;
+}

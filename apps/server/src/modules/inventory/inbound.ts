@@ -1,0 +1,492 @@
+// Stock changes made at a channel (a POS sale in Square, a stock edit in Shopify or BigCommerce), from its
+// webhooks, compare-and-set mismatches and reconciliation: what the channel reports now, less what we knew
+// it held, is a change of on_hand at our location, written to the ledger once.
+import type { MovementReason } from '@switchyard/contracts';
+import { and, asc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { Services } from '../../services.ts';
+import { type ChannelRow, connectorFor } from '../channels/channels.service.ts';
+import { channels, webhookEvents } from '../channels/channels.tables.ts';
+import { locations } from '../locations/locations.tables.ts';
+import { listings } from '../products/products.tables.ts';
+import { pushedLocations } from './available.ts';
+import { channelStock } from './inventory.tables.ts';
+import { applyMovements, type MovementInput, markDirty } from './ledger.ts';
+import { schedulePush } from './schedule.ts';
+
+/** One level as the channel reports it. */
+export interface ChannelReport {
+  inventoryItemId: string;
+  externalLocationId: string;
+  /** The channel's sellable quantity now (Shopify available, BigCommerce available_to_sell, Square IN_STOCK). */
+  quantity: number;
+  /** The provider's time of the report (or of our read). */
+  at: Date;
+  /** What makes the report unique (a provider event id, a read's time): the movement's idempotency key. */
+  key: string;
+}
+
+export interface InboundResult {
+  /** Reports that changed our stock. */
+  changed: number;
+  /** Echoes of our own pushes, and reports equal to what we knew. */
+  unchanged: number;
+  /** Older than what we already had, or for an item/location we do not sync. */
+  ignored: number;
+  /** Channels queued for a push. */
+  channelIds: string[];
+}
+
+/**
+ * What we believed the channel held before this report: the newer of what it acknowledged from us and
+ * what it last told us.
+ */
+export function believedQty(row: {
+  pushedQty: number | null;
+  pushedAt: Date | null;
+  channelQty: number | null;
+  channelQtyAt: Date | null;
+}): number | null {
+  if (row.pushedQty === null) return row.channelQty;
+  if (row.channelQty === null) return row.pushedQty;
+  const pushedAt = row.pushedAt?.getTime() ?? 0;
+  const reportedAt = row.channelQtyAt?.getTime() ?? 0;
+  return reportedAt > pushedAt ? row.channelQty : row.pushedQty;
+}
+
+/**
+ * A report of exactly what we pushed: the push in flight (made after it was sent: a sale just before our send
+ * that happens to leave the quantity we send is a change), or the last one acknowledged when the channel has
+ * reported nothing since.
+ */
+export function isEcho(
+  row: {
+    pendingQty: number | null;
+    pendingAt: Date | null;
+    pushedQty: number | null;
+    pushedAt: Date | null;
+    channelQtyAt: Date | null;
+  },
+  { quantity, at }: Pick<ChannelReport, 'quantity' | 'at'>,
+): boolean {
+  if (row.pendingQty !== null && row.pendingQty === quantity)
+    return !row.pendingAt || !reportedBefore(at, row.pendingAt);
+  return (
+    row.pushedQty === quantity &&
+    row.pushedAt !== null &&
+    (row.channelQtyAt === null || row.channelQtyAt.getTime() <= row.pushedAt.getTime())
+  );
+}
+
+/** True when a provider time surely precedes `moment` (a whole-second stamp stands for its whole second). */
+export function reportedBefore(at: Date, moment: Date): boolean {
+  const end = at.getTime() + (at.getMilliseconds() === 0 ? 1000 : 1);
+  return end <= moment.getTime();
+}
+
+/**
+ * Applies channel reports in one transaction: each level row is locked, an out-of-order report (older than
+ * the last one) or an echo of our own push changes nothing, anything else moves on_hand by the difference
+ * (idempotent by the report's key). Every channel whose number may have moved is pushed afterwards.
+ */
+export async function applyChannelReports(
+  services: Services,
+  channel: Pick<ChannelRow, 'id' | 'accountId' | 'type' | 'settings'>,
+  reports: ChannelReport[],
+  reason: Extract<MovementReason, 'channel' | 'reconcile'> = 'channel',
+): Promise<InboundResult> {
+  const result: InboundResult = { changed: 0, unchanged: 0, ignored: 0, channelIds: [] };
+  if (reports.length === 0) return result;
+  const marked = await services.db.transaction(async (tx) => {
+    const ours = await tx
+      .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
+      .from(locations)
+      .where(eq(locations.accountId, channel.accountId));
+    const locationOf = new Map(pushedLocations(channel.settings, ours).map((l) => [l.externalLocationId, l]));
+    const items = [...new Set(reports.map((r) => r.inventoryItemId))];
+    const listed = new Map<string, string>();
+    for (let i = 0; i < items.length; i += 2000) {
+      const rows = await tx
+        .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
+        .from(listings)
+        .where(and(eq(listings.channelId, channel.id), inArray(listings.inventoryItemId, items.slice(i, i + 2000))));
+      for (const r of rows) listed.set(r.inventoryItemId as string, r.variantId);
+    }
+    const movements: MovementInput[] = [];
+    const firstSeen: string[] = [];
+    // Stable order so two transactions lock levels alike; reports of one level in the order they happened.
+    const ordered = [...reports].sort(
+      (a, b) =>
+        `${a.inventoryItemId}|${a.externalLocationId}`.localeCompare(`${b.inventoryItemId}|${b.externalLocationId}`) ||
+        a.at.getTime() - b.at.getTime(),
+    );
+    for (const report of ordered) {
+      const variantId = listed.get(report.inventoryItemId);
+      const location = locationOf.get(report.externalLocationId);
+      if (!variantId || !location) {
+        result.ignored += 1;
+        continue;
+      }
+      const row = await lockStock(tx, channel, variantId, report, location.locationId);
+      // A report of a state from before our last acknowledged push. Of a quantity we sent: a late echo (or a
+      // redelivery after a crash). Of anything else, made after what we knew when we made that push: a change
+      // at the channel that the push overwrote (Square and BigCommerce have no compare-and-set), counted from
+      // what we knew then, in the order such reports happened, and pushed again. Older than that knowledge:
+      // nothing to take in. Providers stamp whole seconds, so such a time covers its whole second.
+      if (row.pushedAt && reportedBefore(report.at, row.pushedAt)) {
+        const sentSince = !row.pendingAt || !reportedBefore(report.at, row.pendingAt);
+        if (sentSince && (row.pendingQty === report.quantity || (row.sentQtys ?? []).includes(report.quantity))) {
+          result.unchanged += 1;
+          continue;
+        }
+        if (row.basisQty === null || (row.basisAt && reportedBefore(report.at, row.basisAt))) {
+          result.ignored += 1;
+          continue;
+        }
+        await tx
+          .update(channelStock)
+          .set({ basisQty: report.quantity, basisAt: report.at, updatedAt: new Date() })
+          .where(
+            and(
+              eq(channelStock.channelId, channel.id),
+              eq(channelStock.variantId, variantId),
+              eq(channelStock.externalLocationId, report.externalLocationId),
+            ),
+          );
+        const overwritten = report.quantity - row.basisQty;
+        if (overwritten === 0) {
+          result.unchanged += 1;
+          continue;
+        }
+        movements.push(movementOf(channel, reason, report, variantId, location.locationId, overwritten));
+        continue;
+      }
+      // Out of order: older than the channel's last report since the push, which already includes it.
+      if (row.channelQtyAt && report.at.getTime() < row.channelQtyAt.getTime()) {
+        result.ignored += 1;
+        continue;
+      }
+      // The echo of our push (in flight, or acknowledged with nothing reported since) is not recorded as a
+      // report: it says nothing new, and it must not make an earlier real change look out of order.
+      if (isEcho(row, report)) {
+        result.unchanged += 1;
+        continue;
+      }
+      const known = believedQty(row);
+      await tx
+        .update(channelStock)
+        .set({ channelQty: report.quantity, channelQtyAt: report.at, updatedAt: new Date() })
+        .where(
+          and(
+            eq(channelStock.channelId, channel.id),
+            eq(channelStock.variantId, variantId),
+            eq(channelStock.externalLocationId, report.externalLocationId),
+          ),
+        );
+      if (known === null) {
+        // The first we hear of this level: nothing to compare with; our number is pushed over it.
+        firstSeen.push(variantId);
+        result.unchanged += 1;
+        continue;
+      }
+      const delta = report.quantity - known;
+      if (delta === 0) {
+        result.unchanged += 1;
+        continue;
+      }
+      movements.push(movementOf(channel, reason, report, variantId, location.locationId, delta));
+    }
+    const applied = movements.length ? await applyMovements(tx, channel.accountId, movements) : [];
+    result.changed += applied.filter((a) => a.applied).length;
+    result.unchanged += applied.filter((a) => !a.applied).length;
+    // applyMovements marked every channel listing the changed variants (this one too: its push finds
+    // nothing to send unless buffers or safety stock make its number differ).
+    const channelIds = new Set<string>();
+    const changedVariants = [...new Set(applied.filter((a) => a.applied).map((a) => a.variantId))];
+    if (changedVariants.length) {
+      const [{ ids } = { ids: [] }] = await tx
+        .select({ ids: sql<string[]>`coalesce(array_agg(distinct ${listings.channelId}), '{}')` })
+        .from(listings)
+        .innerJoin(channels, eq(channels.id, listings.channelId))
+        .where(
+          and(
+            eq(listings.accountId, channel.accountId),
+            inArray(listings.variantId, changedVariants),
+            sql`${channels.status} in ('connected', 'error') and (${channels.features} ->> 'inventory')::boolean`,
+          ),
+        );
+      for (const id of ids ?? []) channelIds.add(id);
+    }
+    if (firstSeen.length) {
+      for (const id of await markDirty(tx, channel.accountId, firstSeen, { channelIds: [channel.id] }))
+        channelIds.add(id);
+    }
+    return [...channelIds];
+  });
+  result.channelIds = marked;
+  await schedulePush(services, marked);
+  return result;
+}
+
+function movementOf(
+  channel: Pick<ChannelRow, 'id' | 'type'>,
+  reason: Extract<MovementReason, 'channel' | 'reconcile'>,
+  report: ChannelReport,
+  variantId: string,
+  locationId: string,
+  delta: number,
+): MovementInput {
+  return {
+    variantId,
+    locationId,
+    delta,
+    reason,
+    source: channel.type,
+    reference: `${channel.type}:${report.inventoryItemId}@${report.externalLocationId}`,
+    idempotencyKey: `${reason}:${channel.id}:${report.key}:${report.inventoryItemId}:${report.externalLocationId}`,
+  };
+}
+
+async function lockStock(
+  tx: Tx,
+  channel: Pick<ChannelRow, 'id' | 'accountId'>,
+  variantId: string,
+  report: ChannelReport,
+  locationId: string,
+) {
+  await tx
+    .insert(channelStock)
+    .values({
+      accountId: channel.accountId,
+      channelId: channel.id,
+      variantId,
+      externalLocationId: report.externalLocationId,
+      locationId,
+      inventoryItemId: report.inventoryItemId,
+    })
+    .onConflictDoNothing();
+  const [row] = await tx
+    .select()
+    .from(channelStock)
+    .where(
+      and(
+        eq(channelStock.channelId, channel.id),
+        eq(channelStock.variantId, variantId),
+        eq(channelStock.externalLocationId, report.externalLocationId),
+      ),
+    )
+    .for('update');
+  return row as typeof channelStock.$inferSelect;
+}
+
+// ------------------------------------------------------------------------------------------- webhooks
+
+type EventRow = typeof webhookEvents.$inferSelect;
+
+const BC_STOCK_CHANGED = /^store\/channel\/[^/]+\/inventory\/product\/stock_changed$/;
+const BC_STOCK_CHANGED_LIKE = 'store/channel/%/inventory/product/stock_changed';
+const INVENTORY_TOPICS = ['inventory_levels/update', 'inventory.count.updated', 'store/sku/inventory/updated'];
+
+export const isInventoryTopic = (topic: string) => INVENTORY_TOPICS.includes(topic) || BC_STOCK_CHANGED.test(topic);
+
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+const shopifyGid = (kind: string, id: unknown) => {
+  const s = String(id ?? '');
+  return s.startsWith('gid://') ? s : `gid://shopify/${kind}/${s}`;
+};
+const dateOr = (value: unknown, fallback: Date) => {
+  const d = typeof value === 'string' || typeof value === 'number' ? new Date(value) : null;
+  return d && !Number.isNaN(d.getTime()) ? d : fallback;
+};
+
+/** What a Shopify or Square stock event reports (they carry the quantity); null for BigCommerce's thin events. */
+export function carriedReports(
+  event: Pick<EventRow, 'provider' | 'payload' | 'eventId' | 'occurredAt' | 'receivedAt'>,
+): ChannelReport[] | null {
+  const received = event.occurredAt ?? event.receivedAt ?? new Date();
+  const payload = asRecord(event.payload);
+  if (event.provider === 'shopify') {
+    if (typeof payload.available !== 'number') return [];
+    return [
+      {
+        inventoryItemId: shopifyGid('InventoryItem', payload.inventory_item_id),
+        externalLocationId: shopifyGid('Location', payload.location_id),
+        quantity: payload.available,
+        at: dateOr(payload.updated_at, received),
+        key: event.eventId,
+      },
+    ];
+  }
+  if (event.provider === 'square') {
+    const counts = asRecord(asRecord(payload.data).object).inventory_counts;
+    return (Array.isArray(counts) ? counts : [])
+      .map(asRecord)
+      .filter((c) => c.state === 'IN_STOCK' && typeof c.catalog_object_id === 'string')
+      .map((c) => ({
+        inventoryItemId: String(c.catalog_object_id),
+        externalLocationId: String(c.location_id),
+        quantity: Math.trunc(Number(c.quantity)),
+        at: dateOr(c.calculated_at, received),
+        key: event.eventId,
+      }))
+      .filter((r) => Number.isFinite(r.quantity));
+  }
+  return null;
+}
+
+/** The (variant, location) levels a BigCommerce stock event names; the location-less one names every mapped one. */
+function bigcommercePairs(event: Pick<EventRow, 'payload'>, mappedExternalIds: string[]) {
+  const payload = asRecord(event.payload);
+  const inventory = asRecord(payload.inventory);
+  const variantId = payload.variant_id ?? inventory.variant_id;
+  if (variantId === undefined || variantId === null) return [];
+  const externalIds = payload.location_id !== undefined ? [String(payload.location_id)] : mappedExternalIds;
+  return externalIds.map((locationExternalId) => ({ inventoryItemId: String(variantId), locationExternalId }));
+}
+
+/**
+ * At intake, before anything is queued: a Shopify or Square report of exactly what we pushed (the echo of
+ * our own push, most of the webhooks a push brings back) changes nothing and needs no processing. True when
+ * every level the event reports is such an echo; anything else (a real change, an unknown level) goes to the job.
+ */
+export async function absorbEchoes(services: Services, channelId: string, reports: ChannelReport[]): Promise<boolean> {
+  if (reports.length === 0) return false;
+  // One read for every level the event names (a Square event carries up to 100 counts).
+  const rows = await services.db
+    .select({
+      inventoryItemId: channelStock.inventoryItemId,
+      externalLocationId: channelStock.externalLocationId,
+      pendingQty: channelStock.pendingQty,
+      pendingAt: channelStock.pendingAt,
+      pushedQty: channelStock.pushedQty,
+      pushedAt: channelStock.pushedAt,
+      channelQtyAt: channelStock.channelQtyAt,
+    })
+    .from(channelStock)
+    .where(
+      and(
+        eq(channelStock.channelId, channelId),
+        inArray(channelStock.inventoryItemId, [...new Set(reports.map((r) => r.inventoryItemId))]),
+      ),
+    );
+  const byLevel = new Map<string, (typeof rows)[number][]>();
+  for (const row of rows) {
+    const key = `${row.inventoryItemId}|${row.externalLocationId}`;
+    byLevel.set(key, [...(byLevel.get(key) ?? []), row]);
+  }
+  return reports.every((report) => {
+    const levels = byLevel.get(`${report.inventoryItemId}|${report.externalLocationId}`) ?? [];
+    return levels.length > 0 && levels.every((row) => isEcho(row, report));
+  });
+}
+
+const INVENTORY_BATCH = 500;
+/** Per channel, one batch at a time in this process; a job whose event an earlier batch took finds it done. */
+const draining = new Map<string, Promise<void>>();
+
+/**
+ * Processes the channel's waiting stock events together, oldest first, up to 500 at a time: the reports of
+ * all of them are applied in one transaction (BigCommerce's levels read in one go), so a burst of webhooks
+ * costs one pass instead of one each. Every event of the batch is marked processed with the batch's outcome.
+ */
+export async function processInventoryEvents(services: Services, channelId: string): Promise<void> {
+  const before = draining.get(channelId) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => drainInventoryEvents(services, channelId));
+  draining.set(channelId, mine);
+  try {
+    await mine;
+  } finally {
+    if (draining.get(channelId) === mine) draining.delete(channelId);
+  }
+}
+
+async function drainInventoryEvents(services: Services, channelId: string): Promise<void> {
+  const waiting = await services.db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.channelId, channelId),
+        isNull(webhookEvents.processedAt),
+        or(inArray(webhookEvents.topic, INVENTORY_TOPICS), like(webhookEvents.topic, BC_STOCK_CHANGED_LIKE)),
+      ),
+    )
+    .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
+    .limit(INVENTORY_BATCH);
+  if (waiting.length === 0) return;
+  const events = await services.db
+    .update(webhookEvents)
+    .set({ attempts: sql`${webhookEvents.attempts} + 1` })
+    .where(
+      and(
+        inArray(
+          webhookEvents.id,
+          waiting.map((w) => w.id),
+        ),
+        isNull(webhookEvents.processedAt),
+      ),
+    )
+    .returning();
+  if (events.length === 0) return;
+  events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
+  const ids = events.map((e) => e.id);
+  const finish = (outcome: string) =>
+    services.db
+      .update(webhookEvents)
+      .set({ processedAt: new Date(), outcome, error: null })
+      .where(inArray(webhookEvents.id, ids));
+  try {
+    const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
+    if (!channel || !['connected', 'error'].includes(channel.status))
+      return void (await finish('channel was not connected'));
+    if (!channel.features?.inventory) return void (await finish('inventory sync is off for this channel'));
+    let reports: ChannelReport[] = [];
+    if (channel.type === 'bigcommerce') {
+      const mapped = pushedLocations(channel.settings, await ourLocations(services, channel.accountId)).map(
+        (m) => m.externalLocationId,
+      );
+      // One read of every level the events name; the key of each is the newest event naming it.
+      const pairs = new Map<string, { inventoryItemId: string; locationExternalId: string; key: string }>();
+      for (const event of events)
+        for (const pair of bigcommercePairs(event, mapped))
+          pairs.set(`${pair.inventoryItemId}|${pair.locationExternalId}`, { ...pair, key: event.eventId });
+      if (pairs.size > 0) {
+        const readAt = new Date();
+        const keys = new Map([...pairs.values()].map((p) => [`${p.inventoryItemId}|${p.locationExternalId}`, p.key]));
+        const levels = await connectorFor(services, channel).readInventory(
+          [...pairs.values()].map(({ inventoryItemId, locationExternalId }) => ({
+            inventoryItemId,
+            locationExternalId,
+          })),
+        );
+        reports = levels.map((l) => ({
+          inventoryItemId: l.inventoryItemId,
+          externalLocationId: l.locationExternalId,
+          quantity: l.available,
+          at: readAt,
+          key: keys.get(`${l.inventoryItemId}|${l.locationExternalId}`) ?? `read:${readAt.toISOString()}`,
+        }));
+      }
+    } else {
+      for (const event of events) reports.push(...(carriedReports(event) ?? []));
+    }
+    if (reports.length === 0) return void (await finish('no stock in the event'));
+    const result = await applyChannelReports(services, channel, reports, 'channel');
+    const of = events.length > 1 ? ` (one pass over ${events.length} events)` : '';
+    await finish(`stock: ${result.changed} changed, ${result.unchanged} unchanged, ${result.ignored} ignored${of}`);
+  } catch (err) {
+    await services.db
+      .update(webhookEvents)
+      .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'processing failed' })
+      .where(inArray(webhookEvents.id, ids));
+    throw err;
+  }
+}
+
+async function ourLocations(services: Services, accountId: string) {
+  return services.db
+    .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
+    .from(locations)
+    .where(eq(locations.accountId, accountId));
+}

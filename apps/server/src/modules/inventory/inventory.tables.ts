@@ -1,0 +1,153 @@
+import type { MovementReason } from '@switchyard/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.tables.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { locations } from '../locations/locations.tables.ts';
+import { variants } from '../products/products.tables.ts';
+
+const at = () => timestamp({ withTimezone: true });
+
+/** The current stock of a variant at a location. Changed only together with a movement (ledger.ts). */
+export const inventoryLevels = pgTable(
+  'inventory_levels',
+  {
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    variantId: text()
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    locationId: text()
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    onHand: integer().notNull().default(0),
+    reserved: integer().notNull().default(0),
+    updatedAt: at().notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.variantId, t.locationId] }),
+    index('inventory_levels_account_location_idx').on(t.accountId, t.locationId),
+    check('inventory_levels_reserved_check', sql`${t.reserved} >= 0`),
+  ],
+);
+
+/**
+ * The append-only ledger: every stock change, with why (reason), where from (source: manual, square,
+ * shopify, bigcommerce, import, order…) and what caused it (reference: an event id, an order id, a user).
+ * `idempotency_key` makes a replayed cause (a redelivered webhook, a retried job) a no-op.
+ */
+export const inventoryMovements = pgTable(
+  'inventory_movements',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    variantId: text()
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    locationId: text()
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    /** Change of on_hand (reserved changes carry reservedDelta). */
+    delta: integer().notNull(),
+    reservedDelta: integer().notNull().default(0),
+    /** on_hand after this movement. */
+    onHandAfter: integer().notNull(),
+    reason: text().$type<MovementReason>().notNull(),
+    source: text().notNull(),
+    reference: text(),
+    idempotencyKey: text(),
+    userId: text(),
+    createdAt: at().notNull().defaultNow(),
+  },
+  (t) => [
+    index('inventory_movements_level_idx').on(t.variantId, t.locationId, t.id),
+    index('inventory_movements_account_idx').on(t.accountId, t.createdAt),
+    uniqueIndex('inventory_movements_idempotency_key').on(t.accountId, t.idempotencyKey),
+  ],
+);
+
+/**
+ * What each channel holds for a listing at one of its locations, as far as we know: what we last pushed
+ * and had acknowledged, what is in flight, and what the channel last told us (with the provider's time,
+ * so an older event cannot overwrite a newer one).
+ */
+export const channelStock = pgTable(
+  'channel_stock',
+  {
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    channelId: text()
+      .notNull()
+      .references(() => channels.id),
+    variantId: text()
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    externalLocationId: text().notNull(),
+    /** Our location the channel location maps to (null: not mapped). */
+    locationId: text().references(() => locations.id, { onDelete: 'set null' }),
+    inventoryItemId: text().notNull(),
+    /** Last quantity the channel acknowledged from us. */
+    pushedQty: integer(),
+    pushedAt: at(),
+    /** A push sent and not yet answered: its quantity (a webhook echoing it is not a change). */
+    pendingQty: integer(),
+    pendingAt: at(),
+    /**
+     * What we believed the channel held when our last acknowledged push was made, and the time of that
+     * belief: a report from before the push (a sale the push overwrote) counts from here, not from the push.
+     */
+    basisQty: integer(),
+    basisAt: at(),
+    /** The quantities sent since the push acknowledged before the last one: reports of any of them are echoes. */
+    sentQtys: integer().array(),
+    /** Last quantity the channel reported (webhook or read), and the provider's time of it. */
+    channelQty: integer(),
+    channelQtyAt: at(),
+    lastError: text(),
+    updatedAt: at().notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.variantId, t.externalLocationId] }),
+    index('channel_stock_item_idx').on(t.channelId, t.inventoryItemId, t.externalLocationId),
+    index('channel_stock_account_variant_idx').on(t.accountId, t.variantId),
+  ],
+);
+
+/**
+ * The dirty set: (channel, variant) pairs whose available quantity may have changed since the channel's
+ * last push. A push job takes the rows marked up to its start and deletes only those it handled; a mark
+ * made meanwhile (a later `marked_at`) survives for the next push.
+ */
+export const inventoryDirty = pgTable(
+  'inventory_dirty',
+  {
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    channelId: text()
+      .notNull()
+      .references(() => channels.id),
+    variantId: text()
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    markedAt: at().notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.variantId] }),
+    index('inventory_dirty_marked_idx').on(t.channelId, t.markedAt),
+  ],
+);

@@ -1,0 +1,216 @@
+// The stock ledger (DESIGN §3–4): every change of a level is a movement written in the same transaction,
+// and every change marks the (channel, variant) pairs whose available quantity it may move as dirty.
+// Callers pass the transaction of the change's cause, then call `schedulePush` after it commits.
+import type { MovementReason } from '@switchyard/contracts';
+import { and, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { listings } from '../products/products.tables.ts';
+import { inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
+
+export interface MovementInput {
+  variantId: string;
+  locationId: string;
+  /** Change on_hand by this many units… */
+  delta?: number;
+  /** …or set on_hand to this (a count); the movement records the difference. */
+  setTo?: number;
+  /** Change reserved by this many units (orders, later issues). */
+  reservedDelta?: number;
+  reason: MovementReason;
+  /** manual, square, shopify, bigcommerce, import, reconcile, … */
+  source: string;
+  reference?: string | null;
+  /** The same key twice in one account is applied once (a redelivered webhook, a retried job). */
+  idempotencyKey?: string | null;
+  userId?: string | null;
+}
+
+export interface AppliedMovement {
+  variantId: string;
+  locationId: string;
+  delta: number;
+  reservedDelta: number;
+  onHand: number;
+  reserved: number;
+  /** false: the idempotency key was seen before, or the change was zero; nothing was written. */
+  applied: boolean;
+}
+
+/**
+ * Applies movements to their levels, each level locked (`FOR UPDATE`) for the read-modify-write, in a
+ * stable order so two transactions cannot deadlock. Zero changes write nothing. Marks dirty pairs.
+ * Movements of distinct levels go in bulk statements (500 levels a round trip), so seeding thousands of
+ * levels at catalog import is a handful of statements; several movements of one level in one call are
+ * applied one after another, in the order given.
+ */
+export async function applyMovements(
+  tx: Tx,
+  accountId: string,
+  movements: MovementInput[],
+): Promise<AppliedMovement[]> {
+  for (const m of movements) {
+    if (m.delta === undefined && m.setTo === undefined && !m.reservedDelta) {
+      throw new DomainError('VALIDATION', 'A movement needs a change or a count.');
+    }
+  }
+  const distinct = new Set(movements.map((m) => `${m.variantId}|${m.locationId}`)).size === movements.length;
+  const ordered = [...movements].sort(byLevel);
+  const results: AppliedMovement[] = [];
+  const touched = new Set<string>();
+  const size = distinct ? BULK_LEVELS : 1;
+  for (let i = 0; i < ordered.length; i += size) {
+    for (const r of await applyChunk(tx, accountId, ordered.slice(i, i + size))) {
+      results.push(r);
+      if (r.applied) touched.add(r.variantId);
+    }
+  }
+  if (touched.size > 0) await markDirty(tx, accountId, [...touched]);
+  return results;
+}
+
+const BULK_LEVELS = 500;
+
+const byLevel = (a: MovementInput, b: MovementInput) =>
+  a.variantId === b.variantId
+    ? a.locationId < b.locationId
+      ? -1
+      : a.locationId > b.locationId
+        ? 1
+        : 0
+    : a.variantId < b.variantId
+      ? -1
+      : 1;
+
+/** One round of movements of distinct levels: create missing levels, lock all, write movements, update. */
+async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Promise<AppliedMovement[]> {
+  await tx
+    .insert(inventoryLevels)
+    .values(chunk.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
+    .onConflictDoNothing();
+  const locked = await tx
+    .select({
+      variantId: inventoryLevels.variantId,
+      locationId: inventoryLevels.locationId,
+      onHand: inventoryLevels.onHand,
+      reserved: inventoryLevels.reserved,
+      accountId: inventoryLevels.accountId,
+    })
+    .from(inventoryLevels)
+    // The variants × locations of the chunk (a superset of its levels), locked in one stable order.
+    .where(
+      and(
+        inArray(inventoryLevels.variantId, [...new Set(chunk.map((m) => m.variantId))]),
+        inArray(inventoryLevels.locationId, [...new Set(chunk.map((m) => m.locationId))]),
+      ),
+    )
+    .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
+    .for('update');
+  const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, l]));
+
+  const results: AppliedMovement[] = [];
+  const changes: { m: MovementInput; delta: number; reservedDelta: number; onHand: number; reserved: number }[] = [];
+  for (const m of chunk) {
+    const level = levels.get(`${m.variantId}|${m.locationId}`);
+    if (!level || level.accountId !== accountId) throw new DomainError('NOT_FOUND', 'Stock level not found.');
+    const delta = m.setTo !== undefined ? m.setTo - level.onHand : (m.delta ?? 0);
+    const reservedDelta = m.reservedDelta ?? 0;
+    if (level.reserved + reservedDelta < 0) throw new DomainError('VALIDATION', 'Reserved stock cannot go below zero.');
+    const unchanged = {
+      variantId: m.variantId,
+      locationId: m.locationId,
+      delta: 0,
+      reservedDelta: 0,
+      onHand: level.onHand,
+      reserved: level.reserved,
+      applied: false,
+    };
+    if (delta === 0 && reservedDelta === 0) {
+      results.push(unchanged);
+      continue;
+    }
+    changes.push({ m, delta, reservedDelta, onHand: level.onHand + delta, reserved: level.reserved + reservedDelta });
+    results.push(unchanged); // replaced below once written
+  }
+  if (changes.length === 0) return results;
+
+  // A movement whose idempotency key was used before is not written (and its level not changed).
+  const written = await tx
+    .insert(inventoryMovements)
+    .values(
+      changes.map(({ m, delta, reservedDelta, onHand }) => ({
+        accountId,
+        variantId: m.variantId,
+        locationId: m.locationId,
+        delta,
+        reservedDelta,
+        onHandAfter: onHand,
+        reason: m.reason,
+        source: m.source,
+        reference: m.reference ?? null,
+        idempotencyKey: m.idempotencyKey ?? null,
+        userId: m.userId ?? null,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ variantId: inventoryMovements.variantId, locationId: inventoryMovements.locationId });
+  const done = new Set(written.map((w) => `${w.variantId}|${w.locationId}`));
+  const applied = changes.filter(({ m }) => done.has(`${m.variantId}|${m.locationId}`));
+  if (applied.length > 0) {
+    const rows = sql.join(
+      applied.map(
+        ({ m, onHand, reserved }) =>
+          sql`(${m.variantId}::text, ${m.locationId}::text, ${onHand}::int, ${reserved}::int)`,
+      ),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
+      from (values ${rows}) as v(variant_id, location_id, on_hand, reserved)
+      where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id`);
+  }
+  const byKey = new Map(applied.map((c) => [`${c.m.variantId}|${c.m.locationId}`, c]));
+  return results.map((r) => {
+    const c = byKey.get(`${r.variantId}|${r.locationId}`);
+    return c
+      ? { ...r, delta: c.delta, reservedDelta: c.reservedDelta, onHand: c.onHand, reserved: c.reserved, applied: true }
+      : r;
+  });
+}
+
+/**
+ * Marks (channel, variant) dirty for every live channel with inventory sync on that lists the variants
+ * (or only `channelIds`). Answers the channels marked, for `schedulePush`.
+ */
+export async function markDirty(
+  tx: Tx | Db,
+  accountId: string,
+  variantIds: string[],
+  options: { channelIds?: string[] } = {},
+): Promise<string[]> {
+  if (variantIds.length === 0) return [];
+  const marked: string[] = [];
+  for (let i = 0; i < variantIds.length; i += 5000) {
+    const chunk = variantIds.slice(i, i + 5000);
+    const rows = await tx.execute<{ channel_id: string }>(sql`
+      insert into ${inventoryDirty} (account_id, channel_id, variant_id, marked_at)
+      select ${listings.accountId}, ${listings.channelId}, ${listings.variantId}, clock_timestamp()
+      from ${listings} join ${channels} on ${channels.id} = ${listings.channelId}
+      where ${listings.accountId} = ${accountId}
+        and ${inArray(listings.variantId, chunk)}
+        and ${listings.inventoryItemId} is not null
+        and ${channels.status} in ('connected', 'error')
+        and (${channels.features} ->> 'inventory')::boolean
+        ${options.channelIds ? sql`and ${inArray(listings.channelId, options.channelIds)}` : sql``}
+      on conflict (channel_id, variant_id) do update set marked_at = excluded.marked_at
+      returning channel_id`);
+    for (const r of rowsOf<{ channel_id: string }>(rows)) if (!marked.includes(r.channel_id)) marked.push(r.channel_id);
+  }
+  return marked;
+}
+
+/** node-postgres answers `{ rows }`, PGlite answers `{ rows }` too; kept in one place. */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}

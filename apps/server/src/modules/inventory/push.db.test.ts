@@ -1,0 +1,241 @@
+// The push engine against the simulators over real HTTP: a full push goes out in the provider's largest
+// batches (the fewest calls its limit has to carry), arrives whole, and leaves what the channel acknowledged
+// recorded. No webhooks are delivered here: the push alone is under test.
+import type { ChannelDetail, ChannelSettings } from '@switchyard/contracts';
+import type { RunningSandbox } from '@switchyard/sandbox';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/app.ts';
+import { connectSandboxChannel } from '../../../test/channels.ts';
+import { createSignedInAccount } from '../../../test/factories.ts';
+import { startTestSandbox } from '../../../test/sandbox.ts';
+import { SHOPIFY_INVENTORY_BATCH } from '../../connectors/shopify/connector.ts';
+import { newId } from '../../lib/ids.ts';
+import { connectorFor } from '../channels/channels.service.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { locations } from '../locations/locations.tables.ts';
+import { listings, products, variants } from '../products/products.tables.ts';
+import { loadAvailable } from './available.ts';
+import { channelStock, inventoryDirty, inventoryLevels } from './inventory.tables.ts';
+import { PUSH_IN_FLIGHT, pushAll, pushChannel } from './push.ts';
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+type Tenant = Awaited<ReturnType<typeof createSignedInAccount>>;
+
+let sandbox: RunningSandbox;
+let t: TestApp;
+let tenant: Tenant;
+const ch: Partial<Record<'shopify' | 'bigcommerce', ChannelDetail>> = {};
+const shopName = { shopify: 'push-engine-shop', bigcommerce: 'pushengine7' };
+const tail = (id: string) => id.split('/').pop() as string;
+
+const control = async (path: string) => {
+  const res = await fetch(`${sandbox.url}/_control/${path}`);
+  if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { stock: Record<string, Record<string, number>> };
+};
+
+async function settingsOf(id: string): Promise<ChannelSettings> {
+  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, id));
+  return row?.settings as ChannelSettings;
+}
+
+/** Our catalog from the shop (a variant per SKU), every channel location one of ours, on hand 7 + i % 5. */
+async function linkShop(p: 'shopify' | 'bigcommerce') {
+  const channel = ch[p] as ChannelDetail;
+  const settings = await settingsOf(channel.id);
+  const ours = settings.channel.locationMap.map((m) => ({
+    id: newId('loc'),
+    accountId: tenant.accountId,
+    storeId: `${p}-${tail(m.externalLocationId)}`,
+    name: `${p} ${m.externalName}`,
+  }));
+  await t.services.db.insert(locations).values(ours);
+  settings.channel.locationMap = settings.channel.locationMap.map((m, i) => ({
+    ...m,
+    storeId: ours[i]?.storeId as string,
+    feeds: true,
+  }));
+  await t.services.db.update(channels).set({ settings }).where(eq(channels.id, channel.id));
+  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+  const connector = connectorFor(t.services, row as never);
+  let cursor: string | null = null;
+  let n = 0;
+  do {
+    const page = await connector.listProducts(cursor);
+    for (const product of page.items) {
+      const productId = newId('prd');
+      await t.services.db.insert(products).values({ id: productId, accountId: tenant.accountId, title: product.title });
+      for (const v of product.variants) {
+        const variantId = newId('var');
+        await t.services.db
+          .insert(variants)
+          .values({ id: variantId, accountId: tenant.accountId, productId, sku: `${p}-${v.sku}`, title: v.title });
+        await t.services.db.insert(listings).values({
+          id: newId('lst'),
+          accountId: tenant.accountId,
+          channelId: channel.id,
+          variantId,
+          externalProductId: product.externalId,
+          externalVariantId: v.externalId,
+          inventoryItemId: v.inventoryItemId,
+        });
+        await t.services.db
+          .insert(inventoryLevels)
+          .values(ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: 7 + (n % 5) })));
+        n += 1;
+      }
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+}
+
+/** Levels where the shop holds something other than what we compute for it. */
+async function differences(p: 'shopify' | 'bigcommerce') {
+  const channel = ch[p] as ChannelDetail;
+  const rows = await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] });
+  const snap = await control(`${p}/${shopName[p]}`);
+  const skuOf = (sku: string) => sku.slice(p.length + 1);
+  let differ = 0;
+  for (const r of rows) {
+    const stock = snap.stock[skuOf(r.sku)] ?? {};
+    const there = stock[r.externalLocationId] ?? stock[tail(r.externalLocationId)];
+    if (there !== r.available) differ += 1;
+  }
+  return { differ, levels: rows.length };
+}
+
+async function setSafetyStock(id: string, safetyStock: number) {
+  const settings = await settingsOf(id);
+  settings.advanced = { ...settings.advanced, safetyStock };
+  await t.services.db.update(channels).set({ settings }).where(eq(channels.id, id));
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ products: 180, seed: 41 });
+  t = await createTestApp({ sandboxUrl: sandbox.url });
+  tenant = await createSignedInAccount(t.services);
+  for (const p of ['shopify', 'bigcommerce'] as const) {
+    ch[p] = await connectSandboxChannel(t, tenant, p, shopName[p]);
+    await linkShop(p);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await sandbox?.close();
+});
+
+describe('full push', () => {
+  it('reaches Shopify in 250-level batches, the fewest calls, and records what Shopify acknowledged', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    await pushAll(t.services, tenant.accountId, channel.id);
+    const first = await pushChannel(t.services, channel.id, 'manual');
+    expect(first?.sent).toBeGreaterThan(2 * SHOPIFY_INVENTORY_BATCH);
+    // Nothing believed yet: every level is set without compare-and-set, in full batches but the last.
+    expect(first?.calls).toBe(Math.ceil((first?.sent ?? 0) / SHOPIFY_INVENTORY_BATCH));
+    expect(await differences('shopify')).toMatchObject({ differ: 0 });
+
+    // Every level changes (one unit of safety stock): now all with compare-and-set, still the fewest calls.
+    await setSafetyStock(channel.id, 1);
+    await pushAll(t.services, tenant.accountId, channel.id);
+    const second = await pushChannel(t.services, channel.id, 'manual');
+    expect(second?.sent).toBe(first?.sent);
+    expect(second?.mismatched).toBe(0);
+    expect(second?.calls).toBe(Math.ceil((second?.sent ?? 0) / SHOPIFY_INVENTORY_BATCH));
+    expect(await differences('shopify')).toMatchObject({ differ: 0 });
+
+    // Acknowledged: pushed quantities recorded, nothing left pending or dirty, the listings synced.
+    const stock = await t.services.db.select().from(channelStock).where(eq(channelStock.channelId, channel.id));
+    expect(stock.length).toBe(second?.sent);
+    expect(stock.filter((s) => s.pendingQty !== null || s.pushedQty === null)).toEqual([]);
+    const dirty = await t.services.db.select().from(inventoryDirty).where(eq(inventoryDirty.channelId, channel.id));
+    expect(dirty).toEqual([]);
+    const [unsynced] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(listings)
+      .where(and(eq(listings.channelId, channel.id), sql`${listings.syncStatusCode} <> 1`));
+    expect(unsynced?.n).toBe(0);
+  });
+
+  it('carries batches across rounds: many small rounds still make the fewest calls', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    await setSafetyStock(channel.id, 3);
+    await pushAll(t.services, tenant.accountId, channel.id);
+    // About 30 rounds, each read while the last one's batches are on the wire.
+    const outcome = await pushChannel(t.services, channel.id, 'manual', { roundVariants: 13 });
+    expect(outcome?.sent).toBeGreaterThan(PUSH_IN_FLIGHT * SHOPIFY_INVENTORY_BATCH);
+    expect(outcome?.calls).toBe(Math.ceil((outcome?.sent ?? 0) / SHOPIFY_INVENTORY_BATCH));
+    expect(await differences('shopify')).toMatchObject({ differ: 0 });
+    const [left] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(channelStock)
+      .where(and(eq(channelStock.channelId, channel.id), isNotNull(channelStock.pendingQty)));
+    expect(left?.n).toBe(0);
+  });
+
+  it('stops when Shopify keeps failing: everything stays dirty, and levels never sent are not left pending', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    await setSafetyStock(channel.id, 4);
+    await pushAll(t.services, tenant.accountId, channel.id);
+    const put = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rate5xx: 1 }),
+    });
+    expect(put.status).toBeLessThan(300);
+    try {
+      // Small rounds: one is being read ahead when the push stops.
+      await expect(pushChannel(t.services, channel.id, 'manual', { roundVariants: 40 })).rejects.toThrow();
+    } finally {
+      await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, { method: 'DELETE' });
+    }
+    const [listed] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(listings)
+      .where(eq(listings.channelId, channel.id));
+    const [dirty] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(inventoryDirty)
+      .where(eq(inventoryDirty.channelId, channel.id));
+    expect(dirty?.n).toBe(listed?.n);
+    // The calls that failed may have landed (their levels stay pending); no more than those were sent, out of
+    // more levels than fit in them.
+    const [levels] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(channelStock)
+      .where(eq(channelStock.channelId, channel.id));
+    expect(levels?.n).toBeGreaterThan(PUSH_IN_FLIGHT * SHOPIFY_INVENTORY_BATCH);
+    const [pending] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(channelStock)
+      .where(and(eq(channelStock.channelId, channel.id), isNotNull(channelStock.pendingQty)));
+    expect(pending?.n).toBeGreaterThan(0);
+    expect(pending?.n).toBeLessThanOrEqual(PUSH_IN_FLIGHT * SHOPIFY_INVENTORY_BATCH);
+
+    // Once Shopify answers again, the next run sends it all.
+    const retried = await pushChannel(t.services, channel.id, 'retry');
+    expect(retried?.failed).toBe(0);
+    expect(await differences('shopify')).toMatchObject({ differ: 0 });
+  }, 60_000);
+
+  it('reaches BigCommerce in one 2,000-item adjustment when the push fits in one', async () => {
+    const channel = ch.bigcommerce as ChannelDetail;
+    await pushAll(t.services, tenant.accountId, channel.id);
+    const outcome = await pushChannel(t.services, channel.id, 'manual');
+    expect(outcome?.sent).toBeGreaterThan(0);
+    expect(outcome?.sent).toBeLessThanOrEqual(2000);
+    expect(outcome?.calls).toBe(1);
+    expect(await differences('bigcommerce')).toMatchObject({ differ: 0 });
+    const pending = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(channelStock)
+      .where(and(eq(channelStock.channelId, channel.id), isNotNull(channelStock.pendingQty)));
+    expect(pending[0]?.n).toBe(0);
+    const recorded = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(channelStock)
+      .where(and(eq(channelStock.channelId, channel.id), isNull(channelStock.pushedQty)));
+    expect(recorded[0]?.n).toBe(0);
+  });
+});

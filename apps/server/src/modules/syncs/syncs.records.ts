@@ -1,0 +1,125 @@
+// Sync records (DESIGN §3): every run of a sync job writes one row, with live progress and per-item
+// failures, so the merchant can see what happened and retry what failed (/syncs/, /syncs/{id}).
+import type { SyncStatus, SyncTrigger, SyncType } from '@switchyard/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { syncItems, syncs } from './syncs.tables.ts';
+
+export interface NewSync {
+  accountId: string;
+  channelId: string | null;
+  type: SyncType;
+  trigger: SyncTrigger;
+  total?: number;
+  options?: Record<string, unknown>;
+  retryOf?: number | null;
+}
+
+/** Opens a run in `running` (or `queued` with `status: 'queued'`, for a job that starts it later). */
+export async function startSync(db: Db | Tx, input: NewSync & { status?: 'queued' | 'running' }): Promise<number> {
+  const now = new Date();
+  const queued = input.status === 'queued';
+  const [row] = await db
+    .insert(syncs)
+    .values({
+      accountId: input.accountId,
+      channelId: input.channelId,
+      type: input.type,
+      trigger: input.trigger,
+      status: queued ? 'queued' : 'running',
+      total: input.total ?? 0,
+      options: input.options ?? {},
+      retryOf: input.retryOf ?? null,
+      startedAt: queued ? null : now,
+      updatedAt: now,
+    })
+    .returning({ id: syncs.id });
+  return (row as { id: number }).id;
+}
+
+/**
+ * A queued run's job starts (or a failed attempt of it starts over): `running`, counts and failed items
+ * cleared, so an attempt that repeats the whole run counts each item once.
+ */
+export async function restartSync(db: Db | Tx, id: number): Promise<void> {
+  const now = new Date();
+  await db.delete(syncItems).where(eq(syncItems.syncId, id));
+  await db
+    .update(syncs)
+    .set({
+      status: 'running',
+      total: 0,
+      processed: 0,
+      succeeded: 0,
+      failed: 0,
+      message: null,
+      startedAt: sql`coalesce(${syncs.startedAt}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
+    .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`));
+}
+
+/** Sets the number of items once known. */
+export async function setSyncTotal(db: Db | Tx, id: number, total: number): Promise<void> {
+  await db.update(syncs).set({ total, updatedAt: new Date() }).where(eq(syncs.id, id));
+}
+
+export interface SyncItemFailure {
+  label: string;
+  variantId?: string | null;
+  error: string;
+  payload?: Record<string, unknown>;
+}
+
+/** Adds handled items to the counts (live progress) and records the failures among them. */
+export async function recordSyncProgress(
+  db: Db | Tx,
+  id: number,
+  accountId: string,
+  progress: { succeeded: number; failures?: SyncItemFailure[] },
+): Promise<void> {
+  const failures = progress.failures ?? [];
+  const handled = progress.succeeded + failures.length;
+  if (handled > 0) {
+    await db
+      .update(syncs)
+      .set({
+        processed: sql`${syncs.processed} + ${handled}`,
+        succeeded: sql`${syncs.succeeded} + ${progress.succeeded}`,
+        failed: sql`${syncs.failed} + ${failures.length}`,
+        updatedAt: new Date(),
+      })
+      .where(eq(syncs.id, id));
+  }
+  for (let i = 0; i < failures.length; i += 500) {
+    await db.insert(syncItems).values(
+      failures.slice(i, i + 500).map((f) => ({
+        syncId: id,
+        accountId,
+        label: f.label.slice(0, 300),
+        variantId: f.variantId ?? null,
+        error: f.error.slice(0, 1000),
+        payload: f.payload ?? {},
+      })),
+    );
+  }
+}
+
+/**
+ * Closes a run: failed when `error` is given (the run as a whole failed), partial when some items
+ * failed, else succeeded.
+ */
+export async function finishSync(
+  db: Db | Tx,
+  id: number,
+  outcome: { error?: string | null; message?: string | null } = {},
+): Promise<SyncStatus> {
+  const [row] = await db.select({ failed: syncs.failed }).from(syncs).where(eq(syncs.id, id));
+  const status: SyncStatus = outcome.error ? 'failed' : (row?.failed ?? 0) > 0 ? 'partial' : 'succeeded';
+  const now = new Date();
+  await db
+    .update(syncs)
+    .set({ status, message: outcome.error ?? outcome.message ?? null, finishedAt: now, updatedAt: now })
+    .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`));
+  return status;
+}

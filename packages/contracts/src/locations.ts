@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { Location, type LocationAddress, LocationInput } from './inventory.ts';
+
+/**
+ * Locations (issue 6) beyond the shared shapes in inventory.ts: the list answer and the screen's form.
+ * Calls: v1/v2 `GET locations` → LocationList; `GET locations/{id}`, `POST locations`, `PATCH locations/{id}`,
+ * `DELETE locations/{id}` → { id }; tRPC `locations.list/get/create/update/delete`.
+ */
+
+export const LocationList = z.object({
+  results: z.array(Location),
+  total: z.number().int(),
+});
+export type LocationList = z.infer<typeof LocationList>;
+
+export const DeletedLocation = z.object({ id: z.string() });
+export type DeletedLocation = z.infer<typeof DeletedLocation>;
+
+/** The locations screen's page size. */
+export const LOCATIONS_PAGE_SIZE = 25;
+
+const optionalText = (max: number) => z.string().trim().max(max, `Should be at most ${max} characters`);
+
+/**
+ * The create/edit form: LocationInput with the address flattened into fields, so each input shows its own
+ * message. `toLocationInput` turns it into what the API takes.
+ */
+export const LocationForm = z.object({
+  name: LocationInput.shape.name,
+  store_id: LocationInput.shape.store_id,
+  enabled: z.boolean(),
+  ships: z.boolean(),
+  pickup: z.boolean(),
+  priority: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .number({ error: '* Required' })
+      .int('Should be a whole number')
+      .min(0, 'Should be 0 or more')
+      .max(1000, 'Should be 1000 or less'),
+  ),
+  address1: optionalText(200),
+  address2: optionalText(200),
+  city: optionalText(100),
+  province: optionalText(100),
+  zip: optionalText(20),
+  country: optionalText(100),
+  phone: optionalText(40),
+});
+export type LocationForm = z.input<typeof LocationForm>;
+
+export const LOCATION_ADDRESS_FIELDS = ['address1', 'address2', 'city', 'province', 'zip', 'country', 'phone'] as const;
+
+export const EMPTY_LOCATION_FORM: LocationForm = {
+  name: '',
+  store_id: '',
+  enabled: true,
+  ships: true,
+  pickup: false,
+  priority: 0,
+  address1: '',
+  address2: '',
+  city: '',
+  province: '',
+  zip: '',
+  country: '',
+  phone: '',
+};
+
+/** A saved location as the form edits it. */
+export function locationToForm(location: {
+  name: string;
+  store_id: string;
+  enabled: boolean;
+  ships: boolean;
+  pickup: boolean;
+  priority: number;
+  address: LocationAddress;
+}): LocationForm {
+  const form: LocationForm = {
+    ...EMPTY_LOCATION_FORM,
+    name: location.name,
+    store_id: location.store_id,
+    enabled: location.enabled,
+    ships: location.ships,
+    pickup: location.pickup,
+    priority: location.priority,
+  };
+  for (const field of LOCATION_ADDRESS_FIELDS) form[field] = location.address[field] ?? '';
+  return form;
+}
+
+/** The parsed form as the API's input; an empty address field is stored as null. */
+export function formToLocationInput(form: z.output<typeof LocationForm>) {
+  const address: LocationAddress = {};
+  for (const field of LOCATION_ADDRESS_FIELDS) address[field] = form[field] ? form[field] : null;
+  return {
+    name: form.name,
+    store_id: form.store_id,
+    enabled: form.enabled,
+    ships: form.ships,
+    pickup: form.pickup,
+    priority: form.priority,
+    address,
+  };
+}
