@@ -121,6 +121,11 @@ export interface ProviderRequest {
    * and how long to wait.
    */
   throttled?: (res: Response, body: unknown) => { waitMs: number } | null;
+  /**
+   * Called before a retry whose failed attempt may still have been applied by the provider (a timeout, a
+   * dropped connection, a 5xx): the caller then cannot read the final answer as the first attempt's.
+   */
+  onUncertain?: () => void;
 }
 
 const BASE_DELAY_MS = 250;
@@ -175,6 +180,7 @@ export async function providerRequest<T = unknown>(req: ProviderRequest): Promis
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       const reason = timedOut ? `timed out after ${timeoutMs} ms` : `network error: ${(err as Error).message}`;
       if (attempt >= maxRetries) throw new ProviderHttpError(`${req.label}: ${reason}`, null, null, true);
+      req.onUncertain?.();
       const wait = backoffMs(attempt, null);
       req.logger?.warn(
         { provider: req.label, attempt: attempt + 1, waitMs: wait },
@@ -190,6 +196,7 @@ export async function providerRequest<T = unknown>(req: ProviderRequest): Promis
     if (!retryable || attempt >= maxRetries) {
       throw new ProviderHttpError(`${req.label}: HTTP ${res.status}`, res.status, body, retryable);
     }
+    if (res.status >= 500) req.onUncertain?.();
     const retryAfter = throttle?.waitMs ?? parseRetryAfter(res.headers.get('retry-after'));
     if (res.status === 429 && retryAfter !== null) req.limiter?.pause(retryAfter);
     const wait = backoffMs(attempt, retryAfter);

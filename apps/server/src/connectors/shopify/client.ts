@@ -164,17 +164,18 @@ export class ShopifyClient {
     variables: Record<string, unknown> = {},
     estimate = 10,
     maxRetries = this.options.maxRetries,
+    onUncertain?: () => void,
   ): Promise<T> {
     if (needsRefresh(this.credentials)) await this.refresh();
     const used = this.credentials.accessToken;
     try {
-      return await this.send<T>(query, variables, estimate, maxRetries);
+      return await this.send<T>(query, variables, estimate, maxRetries, onUncertain);
     } catch (err) {
       // An expiring token can lapse between our check and Shopify's: refresh once and try again (unless a
       // concurrent call already replaced the token this one was sent with).
       if (!(err instanceof ProviderHttpError) || err.status !== 401 || !this.credentials.refreshToken) throw err;
       if (used === this.credentials.accessToken) await this.refresh();
-      return this.send<T>(query, variables, estimate, maxRetries);
+      return this.send<T>(query, variables, estimate, maxRetries, onUncertain);
     }
   }
 
@@ -183,6 +184,7 @@ export class ShopifyClient {
     variables: Record<string, unknown>,
     estimate: number,
     maxRetries: number | undefined,
+    onUncertain: (() => void) | undefined,
   ): Promise<T> {
     const limiter = shopLimiter(this.options.shop);
     const cost = this.costs.get(query) ?? estimate;
@@ -194,6 +196,7 @@ export class ShopifyClient {
       body: { query, variables },
       timeoutMs: this.options.timeoutMs,
       maxRetries,
+      onUncertain,
       logger: this.options.logger,
       limiter,
       cost: Math.min(cost, limiter.capacity),

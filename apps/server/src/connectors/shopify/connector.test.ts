@@ -312,6 +312,33 @@ describe('Shopify connector: orders', () => {
 });
 
 describe('Shopify connector: answers lost after Shopify applied a change', () => {
+  it('counts a stock set whose answer was lost as applied, but a level someone else set to our quantity as a mismatch', async () => {
+    const { connector } = await connected('set-dropped-demo');
+    const products = await allProducts(connector);
+    const levels = await allLevels(connector);
+    const skuOf = new Map(products.flatMap((p) => p.variants.map((v) => [v.inventoryItemId, v.sku as string])));
+    const [ours, theirs] = levels as [InventoryLevel, InventoryLevel];
+
+    // Shopify applies our set, then the connection drops: the retry reads stale, and the read-back shows it landed.
+    await ctl.call('/shopify/set-dropped-demo/drop-after-apply', { count: 1 });
+    const mine = { ...ours, quantity: ours.available + 4, compareQuantity: ours.available };
+    expect(await connector.setInventory([mine])).toEqual({ applied: [mine], failed: [] });
+
+    // A merchant adds one in Shopify's admin just before our set of exactly that quantity arrives: not ours.
+    await ctl.call('/shopify/set-dropped-demo/stock', {
+      sku: skuOf.get(theirs.inventoryItemId),
+      location: theirs.locationExternalId,
+      delta: 1,
+    });
+    const set = { ...theirs, quantity: theirs.available + 1, compareQuantity: theirs.available };
+    expect(await connector.setInventory([set])).toEqual({
+      applied: [],
+      failed: [
+        { change: set, reason: `Shopify holds ${theirs.available + 1}, not ${theirs.available}`, mismatch: true },
+      ],
+    });
+  });
+
   it('does not fulfil or refund twice when the connection drops after the mutation went through', async () => {
     const { connector, logs } = await connected('dropped-demo');
     const snap = await ctl.snapshot('dropped-demo');

@@ -320,7 +320,9 @@ export class ShopifyConnector implements Connector {
    * inventorySetQuantities in batches of 250 ("available", reason "correction"). Rows with a
    * compareQuantity go in compare-and-set batches, the others with ignoreCompareQuantity. Shopify applies
    * a batch all or nothing: rows it names in userErrors are set aside (a stale compareQuantity is a
-   * mismatch, unless a read-back shows the quantity is already the one we wanted) and the rest is resent.
+   * mismatch: someone else changed the level) and the rest is resent. Only when an attempt of the call may
+   * have been applied before it failed (a timeout, a dropped connection, a 5xx) can a stale row be our own
+   * change landing: then a read-back that shows the quantity we wanted counts it applied.
    */
   async setInventory(changes: InventorySet[]): Promise<InventorySetResult> {
     const result: InventorySetResult = { applied: [], failed: [] };
@@ -334,6 +336,7 @@ export class ShopifyConnector implements Connector {
   private async setBatch(batch: InventorySet[], result: InventorySetResult) {
     let pending = batch;
     const stale: InventorySet[] = [];
+    let uncertain = false;
     while (pending.length > 0) {
       const compare = pending[0]?.compareQuantity != null;
       const data = await this.client.request<{
@@ -356,6 +359,10 @@ export class ShopifyConnector implements Connector {
           },
         },
         10,
+        undefined,
+        () => {
+          uncertain = true;
+        },
       );
       const errors = data.inventorySetQuantities?.userErrors ?? [];
       if (errors.length === 0) {
@@ -380,11 +387,13 @@ export class ShopifyConnector implements Connector {
       pending = pending.filter((_, i) => !rejected.has(i));
     }
     if (stale.length > 0) {
-      // A retried call that Shopify had applied before the connection dropped reads as stale: check.
+      // A retried call that Shopify had applied before the connection dropped reads as stale: check. A call
+      // answered at its first attempt was not applied before, so the level holding our quantity is then
+      // someone else's change that happens to equal it (the caller takes it in as one).
       const current = await this.readAvailable(stale);
       for (const change of stale) {
         const now = current.get(`${change.inventoryItemId}|${change.locationExternalId}`);
-        if (now === change.quantity) result.applied.push(change);
+        if (uncertain && now === change.quantity) result.applied.push(change);
         else
           result.failed.push({
             change,
