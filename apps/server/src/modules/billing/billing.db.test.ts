@@ -18,7 +18,7 @@ import { auditEntries } from '../audit/audit.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
 import { stripeClient } from './billing.provider.ts';
-import { billingEvents, checkoutSessions, subscriptions } from './billing.tables.ts';
+import { billingEvents, billingInvoices, checkoutSessions, subscriptions } from './billing.tables.ts';
 import { assertWithinPlan } from './plan-limits.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -547,6 +547,44 @@ describe('webhooks', () => {
     expect(afterSub?.status).toBe('active');
     expect(afterSub?.lastEventAt).toEqual(sub?.lastEventAt);
     expect(await accountStatus(m.accountId)).toBe('active');
+  });
+
+  it('a late event of an earlier paid invoice does not take the reason from a failed renewal', async () => {
+    const m = await subscribed('starter');
+    await settled();
+    const [first] = await t.services.db
+      .select()
+      .from(billingInvoices)
+      .where(eq(billingInvoices.accountId, m.accountId));
+    expect(first?.status).toBe('paid');
+    // The renewal fails while its events are held back…
+    const url = sandbox.ctx.options.stripe?.webhookUrl;
+    sandbox.ctx.options.stripe = { ...sandbox.ctx.options.stripe, webhookUrl: 'http://127.0.0.1:9/closed' };
+    try {
+      const renewed = await control(`/subscriptions/${m.sub.stripeSubscriptionId}/renew`, { outcome: 'failed' });
+      expect(renewed.status).toBe(200);
+    } finally {
+      sandbox.ctx.options.stripe = { ...sandbox.ctx.options.stripe, webhookUrl: url };
+    }
+    // …and the first invoice's payment event comes in late: the subscription it reads is past due now.
+    const res = await signed({
+      id: `evt_late_paid_${newId('x')}`,
+      object: 'event',
+      type: 'invoice.paid',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: {
+        object: { id: first?.id, object: 'invoice', status: 'paid', subscription: m.sub.stripeSubscriptionId },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    await untilStatus(m.accountId, 'past_due');
+    await settled();
+    const [mail] = await mails(m.accountId, 'payment_failed');
+    expect(mail?.text).toContain('Your card was declined.');
+    const status = await m.trpc.query<SubscriptionStatus>('billing.getSubscriptionStatus');
+    expect(status.data?.lastPaymentError).toBe('Your card was declined.');
   });
 
   it('a forged signature is refused with 400 and nothing is stored', async () => {

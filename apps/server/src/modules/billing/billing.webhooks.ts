@@ -178,17 +178,20 @@ async function applyEvent(
       const mirrored = await syncInvoice(services, invoice);
       const subscriptionId = invoice.subscriptionId ?? idOf(object.subscription);
       if (!subscriptionId) return mirrored;
-      // The invoice as it is now decides: a failure already made good by a later payment is no error.
-      const paymentError =
-        invoice.status === 'paid'
+      // The subscription is read as it is now, so only its latest invoice speaks for its payment: a late event
+      // of an earlier, paid invoice must not clear the reason of a renewal that failed since (the reason is then
+      // looked up on the latest invoice). The invoice as it is now decides: a failure already made good by a
+      // later payment is no error.
+      const subscription = await provider.getSubscription(subscriptionId);
+      const latest = !subscription.latestInvoiceId || subscription.latestInvoiceId === invoice.id;
+      const paymentError = !latest
+        ? undefined
+        : invoice.status === 'paid'
           ? null
           : type === 'invoice.payment_failed'
             ? ((await provider.invoicePaymentError(objectId)) ?? 'The payment was declined.')
             : undefined;
-      return syncSubscription(services, await provider.getSubscription(subscriptionId), {
-        eventCreated: created,
-        paymentError,
-      });
+      return syncSubscription(services, subscription, { eventCreated: created, paymentError });
     }
     default:
       return 'ignored';
