@@ -1,7 +1,10 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 
 /** Debian's Chromium, headless, with nothing reaching outside this machine. */
 export function useBrowser() {
@@ -21,7 +24,19 @@ export function useBrowser() {
       ],
     });
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A failed journey leaves what its pages showed: address, visible text and a screenshot in e2e/artifacts.
+    if (context.task.result?.state === 'fail') {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const pages = contexts.flatMap((c) => c.pages());
+      for (const [i, page] of pages.entries()) {
+        const name = `${context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}-${i}`;
+        const text = await page.innerText('body', { timeout: 2000 }).catch((err: Error) => `(no text: ${err.message})`);
+        console.error(`[e2e] ${context.task.name}: page ${i} at ${page.url()}\n${text.slice(0, 2000)}`);
+        for (const problem of problemsOf(page)) console.error(`[e2e] ${problem}`);
+        await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true }).catch(() => undefined);
+      }
+    }
     await Promise.all(contexts.splice(0).map((c) => c.close()));
   });
   afterAll(async () => {
