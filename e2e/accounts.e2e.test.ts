@@ -77,6 +77,8 @@ describe('a new merchant in Chromium', () => {
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByLabel('E-mail address').fill(email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
+    // The mail exists once the request is answered; leaving the page earlier could cut the request off.
+    await page.getByText('Check your inbox').waitFor();
     await followMailLink(page, email, 'Reset your Switchyard password');
     await page.getByLabel(/^New password/).fill('a brand new password');
     await page.getByLabel(/^Repeat the new password/).fill('a brand new password');
