@@ -19,6 +19,8 @@ export interface OutgoingWebhook {
   headers: Record<string, string>;
   /** Sent byte for byte: signatures are computed over exactly this text. */
   body: string;
+  /** Called once when the delivery gives up after its last attempt. */
+  onFailed?: () => void;
 }
 
 /**
@@ -95,6 +97,7 @@ export class WebhookSender {
       if (attempt < maxAttempts) await new Promise((r) => setTimeout(r, baseDelay * 2 ** (attempt - 1)));
     }
     delivery.status = 'failed';
+    webhook.onFailed?.();
   }
 
   /** Resolves when every delivery started so far has succeeded or given up. */

@@ -58,10 +58,7 @@ function readDestination(value: unknown): string {
 
 /** V3 webhooks: each app sees and manages only its own hooks. */
 export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
-  const render = (storeHash: string, hook: BcHook) => {
-    sim.checkHook(hook);
-    return renderHook(storeHash, hook);
-  };
+  const render = (storeHash: string, hook: BcHook) => renderHook(storeHash, hook);
 
   const own = (req: FastifyRequest<{ Params: { id: string } }>) => {
     const hook = storeOf(req).hooks.get(Number(req.params.id));
@@ -71,7 +68,6 @@ export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
 
   api.get<{ Querystring: Record<string, string> }>('/v3/hooks', async (req) => {
     const store = storeOf(req);
-    for (const hook of store.hooks.values()) sim.checkHook(hook);
     const hooks = [...store.hooks.values()].filter(
       (h) =>
         h.clientId === req.bcClientId &&
@@ -125,7 +121,7 @@ export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
     const body = req.body ?? {};
     if (body.destination !== undefined) hook.destination = readDestination(body.destination);
     if (body.is_active !== undefined) {
-      sim.checkHook(hook);
+      if (body.is_active === true && !hook.isActive) sim.reactivated(hook);
       hook.isActive = body.is_active === true;
     }
     if (body.headers !== undefined) hook.headers = readHeaders(body.headers);

@@ -3,7 +3,6 @@ import { SANDBOX_APPS } from '../apps.ts';
 import type { SandboxContext } from '../context.ts';
 import { seedFrom } from '../rng.ts';
 import { type SeedOptions, seedCatalog } from '../seed.ts';
-import type { Delivery } from '../webhooks.ts';
 import { type BcHook, type BcStock, type BcStore, buildStore, stockKey } from './state.ts';
 import { scopeMatches } from './support.ts';
 
@@ -40,8 +39,11 @@ export class BigCommerceSim {
   readonly stores = new Map<string, BcStore>();
   readonly codes = new Map<string, AuthCode>();
   private eventSeq = 0;
-  /** Deliveries still being tried, per hook: a hook whose delivery gave up is deactivated. */
-  private readonly pending = new WeakMap<BcHook, Delivery[]>();
+  /**
+   * Bumped when the app reactivates a hook: a delivery that gives up deactivates its hook, unless the hook
+   * was reactivated since that delivery was sent.
+   */
+  private readonly generations = new WeakMap<BcHook, number>();
 
   constructor(ctx: SandboxContext) {
     this.ctx = ctx;
@@ -121,7 +123,6 @@ export class BigCommerceSim {
       .update(`${store.hash}:${scope}:${seq}:${JSON.stringify(data)}`)
       .digest('hex');
     for (const hook of store.hooks.values()) {
-      this.checkHook(hook);
       if (!hook.isActive || !scopeMatches(hook.scope, scope)) continue;
       const secret = BC_APPS.get(hook.clientId);
       if (!secret) continue;
@@ -137,7 +138,8 @@ export class BigCommerceSim {
       const signature = createHmac('sha256', Buffer.from(secret, 'utf8'))
         .update(`${id}.${createdAt}.${body}`)
         .digest('base64');
-      const delivery = this.ctx.webhooks.send({
+      const generation = this.generations.get(hook) ?? 0;
+      this.ctx.webhooks.send({
         provider: 'bigcommerce',
         shop: store.hash,
         topic: scope,
@@ -149,28 +151,21 @@ export class BigCommerceSim {
           'webhook-signature': `v1,${signature}`,
         },
         body,
+        onFailed: () => {
+          if ((this.generations.get(hook) ?? 0) !== generation) return;
+          hook.isActive = false;
+          hook.updatedAt = Date.now();
+        },
       });
-      this.pending.set(hook, [...(this.pending.get(hook) ?? []), delivery]);
     }
   }
 
   /**
    * BigCommerce deactivates a hook once a delivery has failed its last retry (and e-mails the app's
-   * owner); the app must reactivate it with PUT is_active=true.
+   * owner); the app must reactivate it with PUT is_active=true. Deliveries sent before that no longer count.
    */
-  checkHook(hook: BcHook) {
-    const deliveries = this.pending.get(hook);
-    if (!deliveries) return;
-    if (deliveries.some((d) => d.status === 'failed')) {
-      hook.isActive = false;
-      hook.updatedAt = Date.now();
-      this.pending.delete(hook);
-      return;
-    }
-    this.pending.set(
-      hook,
-      deliveries.filter((d) => d.status === 'pending'),
-    );
+  reactivated(hook: BcHook) {
+    this.generations.set(hook, (this.generations.get(hook) ?? 0) + 1);
   }
 
   /** Stock at (variant, location), created empty when a variant is first stocked there. */
