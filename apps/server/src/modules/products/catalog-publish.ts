@@ -10,7 +10,8 @@ import type { Db } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
-import { type ChannelRow, connectorFor, providerFailure } from '../channels/channels.service.ts';
+import { type ChannelRow, connectorFor, LIVE_STATUSES, providerFailure } from '../channels/channels.service.ts';
+import { channels } from '../channels/channels.tables.ts';
 import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import {
@@ -34,6 +35,11 @@ export interface CatalogPublishJob {
   channelId: string;
   /** Only these products (a retry, or products just created); null: every product the channel lacks. */
   productIds: string[] | null;
+  /**
+   * Also send what changed of products the channel lists already (title, brand, type, description, images,
+   * prices, barcodes, as its product settings say): after a product is edited here.
+   */
+  refresh?: boolean;
 }
 
 export interface QueueCatalogPublishInput {
@@ -43,6 +49,7 @@ export interface QueueCatalogPublishInput {
   /** A run whose failed items to publish again (their payload names the product). */
   retryOf?: number | null;
   productIds?: string[] | null;
+  refresh?: boolean;
 }
 
 /**
@@ -84,13 +91,17 @@ export async function queueCatalogPublish(services: Services, input: QueueCatalo
     trigger: input.trigger,
     status: 'queued',
     retryOf: input.retryOf ?? null,
-    options: productIds ? { productIds: productIds.slice(0, 1000) } : {},
+    options: {
+      ...(productIds ? { productIds: productIds.slice(0, 1000) } : {}),
+      ...(input.refresh ? { refresh: true } : {}),
+    },
   });
   const job: CatalogPublishJob = {
     syncId,
     accountId: input.accountId,
     channelId: input.channelId,
     productIds,
+    ...(input.refresh ? { refresh: true } : {}),
   };
   await services.queue.send(CATALOG_PUBLISH_JOB, job);
   return syncId;
@@ -206,6 +217,37 @@ export function productInputFor(
   };
 }
 
+const withoutTitle = ({ title: _title, ...rest }: ProductInput): Partial<ProductInput> => rest;
+
+/**
+ * After products were edited here: a refresh publish on every live channel (catalog feature on) that lists
+ * any of them, so their titles, prices and details follow. Answers the sync ids queued.
+ */
+export async function queueProductRefresh(services: Services, accountId: string, productIds: string[]) {
+  if (productIds.length === 0 || !services.queue) return [];
+  const rows = await services.db
+    .selectDistinct({ channelId: listings.channelId })
+    .from(listings)
+    .innerJoin(variants, eq(variants.id, listings.variantId))
+    .innerJoin(channels, eq(channels.id, listings.channelId))
+    .where(
+      and(
+        eq(listings.accountId, accountId),
+        inArray(variants.productId, productIds),
+        isNotNull(listings.externalProductId),
+        inArray(channels.status, [...LIVE_STATUSES]),
+        isNotNull(channels.credentials),
+        sql`coalesce((${channels.features} ->> 'catalog')::boolean, true)`,
+      ),
+    );
+  const queued: number[] = [];
+  for (const { channelId } of rows)
+    queued.push(
+      await queueCatalogPublish(services, { accountId, channelId, trigger: 'change', productIds, refresh: true }),
+    );
+  return queued;
+}
+
 // ------------------------------------------------------------------------------------------- the run
 
 /** Our active products with variants the channel does not list (no listing, or one not yet published). */
@@ -214,6 +256,8 @@ export async function unpublished(
   accountId: string,
   channelId: string,
   productIds: string[] | null,
+  /** Every active variant of the products, listed or not (a refresh after an edit). */
+  includeListed = false,
 ): Promise<(PublishProduct & { externalProductId: string | null })[]> {
   const rows = await db
     .select({
@@ -234,7 +278,9 @@ export async function unpublished(
         eq(variants.accountId, accountId),
         eq(products.status, 'active'),
         productIds ? inArray(products.id, productIds.length ? productIds : ['']) : undefined,
-        sql`not exists (select 1 from ${listings} l where l.channel_id = ${channelId} and l.variant_id = ${variants.id} and l.external_variant_id is not null)`,
+        includeListed
+          ? undefined
+          : sql`not exists (select 1 from ${listings} l where l.channel_id = ${channelId} and l.variant_id = ${variants.id} and l.external_variant_id is not null)`,
       ),
     )
     .orderBy(products.createdAt, products.id, variants.position, variants.id);
@@ -285,11 +331,11 @@ export async function publishCatalog(
   services: Services,
   row: ChannelRow,
   connector: Connector,
-  job: Pick<CatalogPublishJob, 'syncId' | 'accountId' | 'channelId' | 'productIds'>,
+  job: Pick<CatalogPublishJob, 'syncId' | 'accountId' | 'channelId' | 'productIds' | 'refresh'>,
 ): Promise<string> {
   const { db } = services;
   const settings = channelSettingsOf(row).product;
-  const todo = await unpublished(db, job.accountId, job.channelId, job.productIds);
+  const todo = await unpublished(db, job.accountId, job.channelId, job.productIds, job.refresh === true);
   const total = todo.reduce((n, p) => n + p.variants.length, 0);
   await setSyncTotal(db, job.syncId, total);
   const imageBase = services.config.PUBLIC_URL ? publicUrl(services.config) : null;
@@ -300,8 +346,13 @@ export async function publishCatalog(
     let failures: SyncItemFailure[] = [];
     let succeeded = 0;
     try {
+      // A listed product gets its missing variants, and on a refresh its details as the settings say (a
+      // title the settings do not write stays the channel's own).
       const result: ProviderProduct = product.externalProductId
-        ? await connector.updateProduct(product.externalProductId, { variants: input.variants })
+        ? await connector.updateProduct(
+            product.externalProductId,
+            job.refresh ? (settings.syncFields.title ? input : withoutTitle(input)) : { variants: input.variants },
+          )
         : await connector.createProduct(input);
       if (!product.externalProductId) createdProducts++;
       const bySku = new Map(result.variants.filter((v) => v.sku).map((v) => [v.sku as string, v]));
@@ -397,5 +448,7 @@ export async function publishCatalog(
     await schedulePush(services, await markDirty(db, job.accountId, published, { channelIds: [row.id] }));
   }
   const n = published.length;
+  if (job.refresh)
+    return `Updated ${n} variant${n === 1 ? '' : 's'} at ${row.name} (${createdProducts} new product${createdProducts === 1 ? '' : 's'}).`;
   return `Published ${n} variant${n === 1 ? '' : 's'} (${createdProducts} new product${createdProducts === 1 ? '' : 's'}) to ${row.name}.`;
 }

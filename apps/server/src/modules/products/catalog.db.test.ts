@@ -3,7 +3,7 @@
 // locations, sync_from, publishing to a channel, faults, progress counts, and the REST surface.
 import type { CatalogIntegration, CatalogSyncSchedule, ChannelDetail } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
@@ -396,6 +396,68 @@ describe('catalog publish', () => {
     const second = await finished(again.json<{ sync_id: number }>().sync_id);
     expect(second.total).toBe(run.failed);
     expect(second.succeeded).toBe(0);
+  });
+
+  it('sends an edit of a listed product to the channel: title by the template, prices by the rule', async () => {
+    const [lantern] = await t.services.db
+      .select()
+      .from(products)
+      .where(and(eq(products.accountId, tenant.accountId), eq(products.title, 'Harbor Lantern')));
+    const ours = await t.services.db
+      .select()
+      .from(variants)
+      .where(eq(variants.productId, lantern?.id as string));
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/frontend/products/${lantern?.id}`,
+      headers: tenant.headers,
+      payload: {
+        title: 'Harbor Storm Lantern',
+        brand: 'Lumen Goods',
+        productType: 'Home',
+        description: 'A lantern for storms.',
+        variants: ours.map((v) => ({ id: v.id, sku: v.sku, title: v.title, price: v.price + 500 })),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    let refresh: typeof syncs.$inferSelect | undefined;
+    for (let i = 0; i < 100 && !refresh; i++) {
+      [refresh] = await t.services.db
+        .select()
+        .from(syncs)
+        .where(
+          and(
+            eq(syncs.channelId, shopify.id),
+            eq(syncs.type, 'catalog_publish'),
+            sql`${syncs.options} ->> 'refresh' = 'true'`,
+          ),
+        );
+      if (!refresh) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(refresh?.trigger).toBe('change');
+    const run = await finished(refresh?.id as number);
+    expect(run).toMatchObject({ status: 'succeeded', total: 2, succeeded: 2 });
+    expect(run.message).toBe(`Updated 2 variants at ${shopify.name} (0 new products).`);
+
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, shopify.id));
+    const connector = connectorFor(t.services, row as never);
+    let at = null;
+    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+      const page = await connector.listProducts(cursor);
+      at ??= page.items.find((p) => p.variants.some((v) => v.sku === 'PUB-LANTERN-S')) ?? null;
+      cursor = page.nextCursor;
+    }
+    expect(at?.title).toBe('Lumen Goods Harbor Storm Lantern');
+    expect(at?.variants.map((v) => [v.sku, v.price]).sort()).toEqual([
+      ['PUB-LANTERN-L', 3850],
+      ['PUB-LANTERN-S', 2750],
+    ]);
+    // Square does not list the lantern: nothing was queued for it.
+    const squareRuns = await t.services.db
+      .select()
+      .from(syncs)
+      .where(and(eq(syncs.channelId, square.id), eq(syncs.type, 'catalog_publish')));
+    expect(squareRuns).toEqual([]);
   });
 
   it('publishes after an import when the channel’s product settings say publishMissing', async () => {

@@ -37,7 +37,7 @@ import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { syncItems, syncs } from '../syncs/syncs.tables.ts';
-import { queueCatalogPublish } from './catalog-publish.ts';
+import { queueCatalogPublish, queueProductRefresh } from './catalog-publish.ts';
 import { listings, products, variants } from './products.tables.ts';
 
 type Who = Pick<Actor, 'accountId'>;
@@ -682,6 +682,12 @@ export async function updateProducts(services: Services, actor: Who, inputs: Par
     asConflict(err);
   }
   await schedulePush(services, channelIds);
+  // The channels that list these products get the edit too (titles, prices, details as their settings say).
+  await queueProductRefresh(
+    services,
+    actor.accountId,
+    inputs.map((i) => i.id),
+  );
   const out: ProductDetail[] = [];
   for (const input of inputs) out.push(await getProduct(services.db, actor, input.id));
   return out;
