@@ -161,10 +161,8 @@ export async function applyChannelReports(
         movements.push(movementOf(channel, reason, report, variantId, location.locationId, overwritten));
         continue;
       }
-      // Out of order: surely older than the channel's last report since the push, which already includes it.
-      // A whole-second stamp in the second of a read of ours may be after that read: it is taken in (counted
-      // from what the read saw, so a change the read already held moves nothing).
-      if (row.channelQtyAt && reportedBefore(report.at, row.channelQtyAt)) {
+      // Out of order: older than the channel's last report since the push, which already includes it.
+      if (row.channelQtyAt && report.at.getTime() < row.channelQtyAt.getTime()) {
         result.ignored += 1;
         continue;
       }

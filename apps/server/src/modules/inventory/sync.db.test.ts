@@ -575,27 +575,6 @@ describe('sync engine', () => {
     await until('everything converged', () => converged());
   });
 
-  it('takes in a whole-second report of the same second as an earlier read, not as out of order', async () => {
-    const { sku, store, before, stock, squareRow } = await quietSquareLevel(4, 0);
-    await withoutSquareWebhooks(() =>
-      control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 3 }),
-    );
-    // We read one less at hh:mm:ss.600; a provider event stamped hh:mm:ss (any moment of that second, so
-    // maybe after our read) says three less: it is newer than nothing we know, and counts.
-    const second = Math.floor(Date.now() / 1000) * 1000 + 5000;
-    const level0 = { inventoryItemId: stock?.inventoryItemId as string, externalLocationId: store };
-    const read = await applyChannelReports(t.services, squareRow as never, [
-      { ...level0, quantity: before - 1, at: new Date(second + 600), key: 'read-same-second' },
-    ]);
-    expect(read.changed).toBe(1);
-    const event = await applyChannelReports(t.services, squareRow as never, [
-      { ...level0, quantity: before - 3, at: new Date(second), key: 'evt-same-second' },
-    ]);
-    expect(event).toMatchObject({ changed: 1, ignored: 0 });
-    expect((await level(sku, 0)).onHand).toBe(before - 3);
-    await until('everything converged', () => converged());
-  });
-
   it('still counts a POS sale that our push overwrote in Square before its report was taken in', async () => {
     const sku = skus[3] as string;
     const variantId = variantOf.get(sku) as string;
