@@ -62,9 +62,10 @@ export async function queueCatalogPublish(services: Services, input: QueueCatalo
   await catalogChannel(db, input.accountId, input.channelId);
   if (!services.queue) throw new DomainError('INVALID_STATE', 'Background jobs are not running. Try again shortly.');
   let productIds = input.productIds ?? null;
+  let refresh = input.refresh === true;
   if (input.retryOf) {
     const failed = await db
-      .select({ payload: syncItems.payload })
+      .select({ payload: syncItems.payload, options: syncs.options })
       .from(syncItems)
       .innerJoin(syncs, eq(syncs.id, syncItems.syncId))
       .where(
@@ -79,6 +80,8 @@ export async function queueCatalogPublish(services: Services, input: QueueCatalo
       ...(productIds ?? []),
     ];
     if (productIds.length === 0) throw new DomainError('INVALID_STATE', 'That run has no failed products to publish.');
+    // A retried refresh (after an edit) refreshes again, not only publishes what is missing.
+    refresh ||= failed.some((f) => f.options.refresh === true);
   }
   if (!productIds && !input.retryOf) {
     const existing = await runningSync(db, input.accountId, input.channelId, 'catalog_publish');
@@ -93,7 +96,7 @@ export async function queueCatalogPublish(services: Services, input: QueueCatalo
     retryOf: input.retryOf ?? null,
     options: {
       ...(productIds ? { productIds: productIds.slice(0, 1000) } : {}),
-      ...(input.refresh ? { refresh: true } : {}),
+      ...(refresh ? { refresh: true } : {}),
     },
   });
   const job: CatalogPublishJob = {
@@ -101,7 +104,7 @@ export async function queueCatalogPublish(services: Services, input: QueueCatalo
     accountId: input.accountId,
     channelId: input.channelId,
     productIds,
-    ...(input.refresh ? { refresh: true } : {}),
+    ...(refresh ? { refresh: true } : {}),
   };
   await services.queue.send(CATALOG_PUBLISH_JOB, job);
   return syncId;
