@@ -58,8 +58,6 @@ function readDestination(value: unknown): string {
 
 /** V3 webhooks: each app sees and manages only its own hooks. */
 export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
-  const render = (storeHash: string, hook: BcHook) => renderHook(storeHash, hook);
-
   const own = (req: FastifyRequest<{ Params: { id: string } }>) => {
     const hook = storeOf(req).hooks.get(Number(req.params.id));
     if (!hook || hook.clientId !== req.bcClientId) throw new BcError(404, 'Webhook not found');
@@ -76,7 +74,7 @@ export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
         (req.query.destination === undefined || h.destination === req.query.destination),
     );
     const page = paginate(hooks, req.query, { maxLimit: 250 });
-    return { data: page.data.map((h) => render(store.hash, h)), meta: page.meta };
+    return { data: page.data.map((h) => renderHook(store.hash, h)), meta: page.meta };
   });
 
   api.post<{ Body: HookBody }>('/v3/hooks', async (req, reply) => {
@@ -108,11 +106,11 @@ export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
       updatedAt: now,
     };
     store.hooks.set(hook.id, hook);
-    return reply.code(200).send({ data: render(store.hash, hook), meta: {} });
+    return reply.code(200).send({ data: renderHook(store.hash, hook), meta: {} });
   });
 
   api.get<{ Params: { id: string } }>('/v3/hooks/:id', async (req) => ({
-    data: render(storeOf(req).hash, own(req)),
+    data: renderHook(storeOf(req).hash, own(req)),
     meta: {},
   }));
 
@@ -127,12 +125,12 @@ export function hookRoutes(api: FastifyInstance, sim: BigCommerceSim) {
     if (body.headers !== undefined) hook.headers = readHeaders(body.headers);
     if (typeof body.scope === 'string') hook.scope = body.scope;
     hook.updatedAt = Date.now();
-    return { data: render(storeOf(req).hash, hook), meta: {} };
+    return { data: renderHook(storeOf(req).hash, hook), meta: {} };
   });
 
   api.delete<{ Params: { id: string } }>('/v3/hooks/:id', async (req) => {
     const hook = own(req);
     storeOf(req).hooks.delete(hook.id);
-    return { data: render(storeOf(req).hash, hook), meta: {} };
+    return { data: renderHook(storeOf(req).hash, hook), meta: {} };
   });
 }
