@@ -244,10 +244,18 @@ export async function queueProductRefresh(services: Services, accountId: string,
       ),
     );
   const queued: number[] = [];
-  for (const { channelId } of rows)
-    queued.push(
-      await queueCatalogPublish(services, { accountId, channelId, trigger: 'change', productIds, refresh: true }),
-    );
+  for (const { channelId } of rows) {
+    // The edit is saved already: a channel that cannot take a run now (it just went offline, say) is logged and
+    // skipped, not made the edit's failure; its next catalog sync or publish brings it up to date.
+    try {
+      queued.push(
+        await queueCatalogPublish(services, { accountId, channelId, trigger: 'change', productIds, refresh: true }),
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      services.logger.warn({ accountId, channelId, err: err.message }, 'catalog: product refresh not queued');
+    }
+  }
   return queued;
 }
 
