@@ -102,8 +102,12 @@ export interface InventorySet {
 
 export interface InventorySetResult {
   applied: InventorySet[];
-  /** `mismatch`: the channel held something other than compareQuantity (re-read and retry). */
-  failed: { change: InventorySet; reason: string; mismatch: boolean }[];
+  /**
+   * `mismatch`: the channel held something other than compareQuantity (re-read and retry). `uncertain`: the
+   * call failed in a way that may have applied it all the same (a 5xx, a timeout, a dropped connection);
+   * otherwise the channel refused the change and it did not land.
+   */
+  failed: { change: InventorySet; reason: string; mismatch: boolean; uncertain?: boolean }[];
 }
 
 export interface ProductInput {

@@ -309,8 +309,10 @@ export class BigCommerceConnector implements Connector {
           const status = err instanceof ProviderHttpError ? err.status : null;
           const reason = providerMessage(err);
           const culprit = status === 422 ? culpritOf(reason, batch) : [];
+          // A refusal (4xx) did not apply; a 5xx or a lost answer may have.
+          const uncertain = status === null || status >= 500;
           if (culprit.length === 0 || culprit.length === batch.length) {
-            for (const change of batch) result.failed.push({ change, reason, mismatch: false });
+            for (const change of batch) result.failed.push({ change, reason, mismatch: false, uncertain });
             break;
           }
           for (const change of culprit) result.failed.push({ change, reason, mismatch: false });

@@ -247,8 +247,10 @@ export function squareConnector(
           continue;
         }
         if (err instanceof ProviderHttpError && err.status !== 401) {
+          // A refusal (4xx) did not apply; a 5xx may have.
+          const uncertain = (err.status ?? 500) >= 500;
           for (const change of pending)
-            result.failed.push({ change, reason: describeSquareError(err), mismatch: false });
+            result.failed.push({ change, reason: describeSquareError(err), mismatch: false, uncertain });
           options.logger.warn(
             { provider: client.label, status: err.status, changes: pending.length },
             'square inventory batch failed',

@@ -78,6 +78,18 @@ export function isEcho(
   );
 }
 
+/**
+ * A report of a send whose answer we never had (cut off by a crash or a timeout, or failed with a 5xx), made
+ * after it went out and with nothing acknowledged since: that send landing, not a change made at the channel.
+ */
+export function isLateLanding(
+  row: { pendingAt: Date | null; pushedAt: Date | null; sentQtys: number[] | null },
+  { quantity, at }: Pick<ChannelReport, 'quantity' | 'at'>,
+): boolean {
+  if (!row.pendingAt || (row.pushedAt && row.pushedAt.getTime() >= row.pendingAt.getTime())) return false;
+  return (row.sentQtys ?? []).includes(quantity) && !reportedBefore(at, row.pendingAt);
+}
+
 /** True when a provider time surely precedes `moment` (a whole-second stamp stands for its whole second). */
 export function reportedBefore(at: Date, moment: Date): boolean {
   const end = at.getTime() + (at.getMilliseconds() === 0 ? 1000 : 1);
@@ -114,6 +126,7 @@ export async function applyChannelReports(
     }
     const movements: MovementInput[] = [];
     const firstSeen: string[] = [];
+    const landed: string[] = [];
     // Stable order so two transactions lock levels alike; reports of one level in the order they happened.
     const ordered = [...reports].sort(
       (a, b) =>
@@ -172,6 +185,32 @@ export async function applyChannelReports(
         result.unchanged += 1;
         continue;
       }
+      if (isLateLanding(row, report)) {
+        // With a send in flight, its answer settles what the channel holds. Otherwise the channel holds what
+        // that earlier send carried: acknowledged now, and pushed again if it is not what it should sell.
+        if (row.pendingQty === null) {
+          const times = [row.channelQtyAt, row.pushedAt].filter((d): d is Date => d !== null);
+          await tx
+            .update(channelStock)
+            .set({
+              pushedQty: report.quantity,
+              pushedAt: new Date(),
+              basisQty: believedQty(row),
+              basisAt: times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null,
+              updatedAt: new Date(),
+            })
+            .where(
+              and(
+                eq(channelStock.channelId, channel.id),
+                eq(channelStock.variantId, variantId),
+                eq(channelStock.externalLocationId, report.externalLocationId),
+              ),
+            );
+          landed.push(variantId);
+        }
+        result.unchanged += 1;
+        continue;
+      }
       const known = believedQty(row);
       await tx
         .update(channelStock)
@@ -217,8 +256,8 @@ export async function applyChannelReports(
         );
       for (const id of ids ?? []) channelIds.add(id);
     }
-    if (firstSeen.length) {
-      for (const id of await markDirty(tx, channel.accountId, firstSeen, { channelIds: [channel.id] }))
+    if (firstSeen.length || landed.length) {
+      for (const id of await markDirty(tx, channel.accountId, [...firstSeen, ...landed], { channelIds: [channel.id] }))
         channelIds.add(id);
     }
     return [...channelIds];

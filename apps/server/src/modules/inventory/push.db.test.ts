@@ -16,8 +16,9 @@ import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 import { loadAvailable } from './available.ts';
-import { channelStock, inventoryDirty, inventoryLevels } from './inventory.tables.ts';
-import { PUSH_IN_FLIGHT, pushAll, pushChannel } from './push.ts';
+import { applyChannelReports } from './inbound.ts';
+import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
+import { clearPending, markPending, PUSH_IN_FLIGHT, pushAll, pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Tenant = Awaited<ReturnType<typeof createSignedInAccount>>;
@@ -218,6 +219,63 @@ describe('full push', () => {
     expect(retried?.failed).toBe(0);
     expect(await differences('shopify')).toMatchObject({ differ: 0 });
   }, 60_000);
+
+  it('takes a lost answer whose send landed for that send, even after a later push stopped before that level', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+    const [level] = await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] });
+    if (!level || !row) throw new Error('no level to push');
+    const where = and(
+      eq(channelStock.channelId, channel.id),
+      eq(channelStock.variantId, level.variantId),
+      eq(channelStock.externalLocationId, level.externalLocationId),
+    );
+    const shopifyHolds = async () => {
+      const [held] = await connectorFor(t.services, row as never).readInventory([
+        { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId },
+      ]);
+      return held?.available;
+    };
+    expect(await shopifyHolds()).toBe(level.available);
+    const movementsBefore = (await t.services.db.select().from(inventoryMovements)).length;
+
+    // A push sends P + 5 and its answer is lost (the process died): Shopify applied it.
+    await markPending(t.services, row, [{ row: { ...level, available: level.available + 5 } }]);
+    const [sent] = await t.services.db.select().from(channelStock).where(where);
+    await connectorFor(t.services, row as never).setInventory([
+      {
+        inventoryItemId: level.inventoryItemId,
+        locationExternalId: level.externalLocationId,
+        quantity: level.available + 5,
+        compareQuantity: null,
+      },
+    ]);
+    // The next push marks P + 6 for this level and stops before sending it.
+    await markPending(t.services, row, [{ row: { ...level, available: level.available + 6 } }]);
+    await clearPending(t.services, row, [{ ...level, available: level.available + 6 }]);
+    const [after] = await t.services.db.select().from(channelStock).where(where);
+    expect(after).toMatchObject({ pendingQty: null, sentQtys: [level.available + 5], pendingAt: sent?.pendingAt });
+
+    // Shopify's report of P + 5 comes in late: that send landing, not a change made in Shopify.
+    const report = await applyChannelReports(t.services, row, [
+      {
+        inventoryItemId: level.inventoryItemId,
+        externalLocationId: level.externalLocationId,
+        quantity: level.available + 5,
+        at: new Date(),
+        key: 'late-landing',
+      },
+    ]);
+    expect(report).toMatchObject({ changed: 0, unchanged: 1 });
+    expect((await t.services.db.select().from(inventoryMovements)).length).toBe(movementsBefore);
+    const [landed] = await t.services.db.select().from(channelStock).where(where);
+    expect(landed?.pushedQty).toBe(level.available + 5);
+
+    // The level is pushed back to what Shopify should sell, compare-and-set against what it now holds.
+    const outcome = await pushChannel(t.services, channel.id, 'change');
+    expect(outcome).toMatchObject({ sent: 1, mismatched: 0, failed: 0 });
+    expect(await shopifyHolds()).toBe(level.available);
+  });
 
   it('reaches BigCommerce in one 2,000-item adjustment when the push fits in one', async () => {
     const channel = ch.bigcommerce as ChannelDetail;

@@ -292,7 +292,7 @@ async function acknowledge(
 
   const failures: SyncItemFailure[] = [];
   const mismatched: { inventoryItemId: string; locationExternalId: string }[] = [];
-  const failedRows: { row: AvailableRow; reason: string }[] = [];
+  const failedRows: { row: AvailableRow; reason: string; uncertain: boolean }[] = [];
   for (const f of result.failed) {
     const row = byKey.get(`${f.change.inventoryItemId}|${f.change.locationExternalId}`);
     if (!row) continue;
@@ -300,7 +300,7 @@ async function acknowledge(
     if (f.mismatch)
       mismatched.push({ inventoryItemId: row.inventoryItemId, locationExternalId: row.externalLocationId });
     else {
-      failedRows.push({ row, reason: f.reason });
+      failedRows.push({ row, reason: f.reason, uncertain: f.uncertain === true });
       failures.push({
         label: `${row.sku} @ ${row.storeId}`,
         variantId: row.variantId,
@@ -343,7 +343,11 @@ const BASIS_FROM_BELIEF = sql.raw(`basis_qty = case when cs.pushed_qty is null t
  * Writes pendingQty for what is about to be sent (creating the channel_stock rows first seen), in one
  * statement, and remembers the quantity among the last ones sent (an echo of any of them is ours).
  */
-async function markPending(services: Services, channel: ChannelRow, changes: { row: AvailableRow }[]) {
+export async function markPending(
+  services: Services,
+  channel: Pick<ChannelRow, 'id' | 'accountId'>,
+  changes: { row: AvailableRow }[],
+) {
   if (changes.length === 0) return;
   const now = new Date();
   const rows = changes.map(({ row }) => [
@@ -373,11 +377,20 @@ async function markPending(services: Services, channel: ChannelRow, changes: { r
       updated_at = excluded.updated_at`);
 }
 
+/**
+ * A send that will not land (never sent, refused by the channel, compare-and-set mismatched) leaves the sends of
+ * unknown fate (`cs`): its quantity, the last one markPending added, goes; the sends before it since the last
+ * acknowledgement (cut off by a crash or a timeout, they may still have landed) stay, with their time.
+ */
+const DROP_LAST_SEND = sql.raw(`pending_qty = null,
+  sent_qtys = cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1],
+  pending_at = case when cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end`);
+
 /** Withdraws the pending marks of levels that were never sent (the push stopped before their turn). */
-async function clearPending(services: Services, channel: ChannelRow, rows: AvailableRow[]) {
+export async function clearPending(services: Services, channel: Pick<ChannelRow, 'id'>, rows: AvailableRow[]) {
   if (rows.length === 0) return;
   await services.db.execute(sql`
-    update ${channelStock} cs set pending_qty = null, pending_at = null
+    update ${channelStock} cs set ${DROP_LAST_SEND}
     from jsonb_array_elements(${asJson(rows.map((r) => [r.variantId, r.externalLocationId]))}) as v
     where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
 }
@@ -400,19 +413,27 @@ async function recordApplied(services: Services, channel: ChannelRow, rows: Avai
       and ${listings.variantId} in (select jsonb_array_elements_text(${asJson(variantIds)}))`);
 }
 
-async function recordFailed(services: Services, channel: ChannelRow, rows: { row: AvailableRow; reason: string }[]) {
+async function recordFailed(
+  services: Services,
+  channel: ChannelRow,
+  rows: { row: AvailableRow; reason: string; uncertain: boolean }[],
+) {
+  if (rows.length === 0) return;
   const now = new Date();
+  // Refused: what was sent did not land. Failed otherwise (a 5xx): it may have, and stays a send of unknown fate.
+  const values = rows.map(({ row, reason, uncertain }) => [
+    row.variantId,
+    row.externalLocationId,
+    reason.slice(0, 500),
+    uncertain,
+  ]);
+  await services.db.execute(sql`
+    update ${channelStock} cs set last_error = v ->> 2, updated_at = ${now}, pending_qty = null,
+      sent_qtys = case when (v ->> 3)::boolean then cs.sent_qtys else cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1] end,
+      pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
+    from jsonb_array_elements(${asJson(values)}) as v
+    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
   for (const { row, reason } of rows) {
-    await services.db
-      .update(channelStock)
-      .set({ pendingQty: null, lastError: reason.slice(0, 500), updatedAt: now })
-      .where(
-        and(
-          eq(channelStock.channelId, channel.id),
-          eq(channelStock.variantId, row.variantId),
-          eq(channelStock.externalLocationId, row.externalLocationId),
-        ),
-      );
     await services.db
       .update(listings)
       .set({ syncStatusCode: 3, lastError: reason.slice(0, 500), updatedAt: now })
@@ -447,9 +468,9 @@ async function takeInMismatches(
       returning cs.inventory_item_id as item, cs.external_location_id as location`),
   );
   const landed = new Set(acknowledged.map((r) => `${r.item}|${r.location}`));
-  // What was pending is not in flight any more.
+  // What was pending is not in flight any more, and was refused: it leaves the sends of unknown fate.
   await services.db.execute(sql`
-    update ${channelStock} cs set pending_qty = null
+    update ${channelStock} cs set ${DROP_LAST_SEND}
     from jsonb_array_elements(${asJson(pairs.map((p) => [p.inventoryItemId, p.locationExternalId]))}) as v
     where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1`);
   await applyChannelReports(
