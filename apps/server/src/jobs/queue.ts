@@ -18,6 +18,11 @@ export interface JobDefinition<T extends object = object> {
   expireInSeconds?: number;
   /** How many jobs of this type one process runs at once. */
   concurrency?: number;
+  /**
+   * pg-boss queue policy. `short`: at most one job per singletonKey waits at a time (a send while one waits is
+   * dropped, as the waiting one will see what the send was for); one may run meanwhile. Default `standard`.
+   */
+  policy?: 'standard' | 'short';
 }
 
 export const deadLetterName = (name: string) => `${name}.dead`;
@@ -55,6 +60,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
     await boss.createQueue(dead, { name: dead, retentionDays: 30 });
     await boss.createQueue(job.name, {
       name: job.name,
+      policy: job.policy ?? 'standard',
       deadLetter: dead,
       retryLimit: job.retryLimit ?? 5,
       retryDelay: job.retryDelaySeconds ?? 5,

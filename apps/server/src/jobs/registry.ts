@@ -1,5 +1,10 @@
 import { BILLING_EVENT_JOB, processBillingEvent } from '../modules/billing/billing.webhooks.ts';
-import { CHANNEL_WEBHOOK_JOB, processWebhookEvent } from '../modules/channels/channels.webhooks.ts';
+import {
+  CHANNEL_STOCK_EVENTS_JOB,
+  CHANNEL_WEBHOOK_JOB,
+  processWebhookEvent,
+} from '../modules/channels/channels.webhooks.ts';
+import { processInventoryEvents } from '../modules/inventory/inbound.ts';
 import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';
 import { CATALOG_DAILY_JOB, dispatchDailyCatalogSync } from '../modules/products/catalog.schedule.ts';
@@ -27,6 +32,15 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryLimit: 8,
     retryDelaySeconds: 5,
     concurrency: 2,
+  };
+  // A channel's stock events, all waiting ones per pass; one pass per channel waits at a time (`short`).
+  const stockEvents: JobDefinition<{ channelId: string }> = {
+    name: CHANNEL_STOCK_EVENTS_JOB,
+    handler: ({ channelId }) => processInventoryEvents(services, channelId),
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    concurrency: 2,
+    policy: 'short',
   };
   // One at a time: events of one subscription are applied in the order they are taken.
   const billingEvent: JobDefinition<{ id: string }> = {
@@ -67,6 +81,7 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
   return [
     mailSend as JobDefinition<never>,
     channelWebhook as JobDefinition<never>,
+    stockEvents as JobDefinition<never>,
     billingEvent as JobDefinition<never>,
     ...inventoryJobDefinitions(services),
     catalogImport as JobDefinition<never>,

@@ -1,5 +1,5 @@
 // Provider webhooks: verified over the raw body, stored once per (provider, event id), answered at once,
-// and processed by the `channels.webhook` job.
+// and processed by the `channels.webhook` job (stock events: by the channel's `channels.stock-events` pass).
 import { createHash } from 'node:crypto';
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -18,6 +18,18 @@ import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
 export const CHANNEL_WEBHOOK_JOB = 'channels.webhook';
+/**
+ * Stock events are taken per channel, many in one pass (inventory/inbound.ts): one job per channel waits at a
+ * time, whatever the number of events (a full push to BigCommerce brings one thin webhook per level back).
+ */
+export const CHANNEL_STOCK_EVENTS_JOB = 'channels.stock-events';
+
+/** Queues the pass over a channel's waiting stock events; a pass already waiting makes this a no-op. */
+export async function queueStockEvents(services: Services, channelId: string): Promise<void> {
+  await services.queue?.send(CHANNEL_STOCK_EVENTS_JOB, { channelId }, { singletonKey: channelId });
+  // Stock changes are latency-critical: this process's idle workers fetch it now, not at their next poll.
+  services.queue?.notify?.(CHANNEL_STOCK_EVENTS_JOB);
+}
 
 /** The app was removed from the shop: the channel is disconnected and the merchant told. */
 const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
@@ -25,6 +37,32 @@ const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
 const REVOKED_TOPICS = new Set(['oauth.authorization.revoked']);
 
 export type ReceiveResult = { status: 200; duplicate: boolean; id: string } | { status: 400 | 401; message: string };
+
+/**
+ * Safety net, each minute: events stored and never tried for over `olderThanSeconds` (their job was lost, say
+ * with a process that died between storing and queueing) are queued again. Answers how many were found.
+ */
+export async function requeueStrandedEvents(services: Services, olderThanSeconds = 120): Promise<number> {
+  const stranded = await services.db
+    .select({ id: webhookEvents.id, channelId: webhookEvents.channelId, topic: webhookEvents.topic })
+    .from(webhookEvents)
+    .where(
+      and(
+        isNull(webhookEvents.processedAt),
+        eq(webhookEvents.attempts, 0),
+        isNull(webhookEvents.error),
+        sql`${webhookEvents.receivedAt} <= clock_timestamp() - make_interval(secs => ${olderThanSeconds})`,
+      ),
+    )
+    .limit(5000);
+  const stockChannels = new Set<string>();
+  for (const event of stranded) {
+    if (event.channelId && isInventoryTopic(event.topic)) stockChannels.add(event.channelId);
+    else await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: event.id }, { singletonKey: event.id });
+  }
+  for (const channelId of stockChannels) await queueStockEvents(services, channelId);
+  return stranded.length;
+}
 
 /** Verifies, stores (once) and queues one delivery. Processing happens in the job, not here. */
 export async function receiveWebhook(
@@ -83,7 +121,8 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
     // A redelivery of an event not processed yet queues it again, in case queueing failed the first time;
     // the singleton key keeps it to one job while one is waiting or running.
     if (existing && !existing.processedAt) {
-      await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: existing.id }, { singletonKey: existing.id });
+      if (channel && isInventoryTopic(event.topic)) await queueStockEvents(services, channel.id);
+      else await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: existing.id }, { singletonKey: existing.id });
     }
     return { status: 200, duplicate: true, id: existing?.id ?? '' };
   }
@@ -97,6 +136,8 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
         .where(eq(webhookEvents.id, stored.id));
       return { status: 200, duplicate: false, id: stored.id };
     }
+    await queueStockEvents(services, channel.id);
+    return { status: 200, duplicate: false, id: stored.id };
   }
   await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: stored.id }, { singletonKey: stored.id });
   // Stock changes are latency-critical: this process's idle webhook workers fetch it now, not at their next poll.

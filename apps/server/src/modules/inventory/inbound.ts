@@ -326,6 +326,10 @@ const BC_STOCK_CHANGED = /^store\/channel\/[^/]+\/inventory\/product\/stock_chan
 const BC_STOCK_CHANGED_LIKE = 'store/channel/%/inventory/product/stock_changed';
 const INVENTORY_TOPICS = ['inventory_levels/update', 'inventory.count.updated', 'store/sku/inventory/updated'];
 
+/** SQL: the event (of `webhook_events`) is a stock event. */
+export const inventoryTopicSql = () =>
+  or(inArray(webhookEvents.topic, INVENTORY_TOPICS), like(webhookEvents.topic, BC_STOCK_CHANGED_LIKE));
+
 export const isInventoryTopic = (topic: string) => INVENTORY_TOPICS.includes(topic) || BC_STOCK_CHANGED.test(topic);
 
 const asRecord = (v: unknown): Record<string, unknown> =>
@@ -425,13 +429,18 @@ const INVENTORY_BATCH = 500;
 const draining = new Map<string, Promise<void>>();
 
 /**
- * Processes the channel's waiting stock events together, oldest first, up to 500 at a time: the reports of
- * all of them are applied in one transaction (BigCommerce's levels read in one go), so a burst of webhooks
- * costs one pass instead of one each. Every event of the batch is marked processed with the batch's outcome.
+ * Processes the channel's waiting stock events together, oldest first, 500 at a time until none wait: the
+ * reports of a batch are applied in one transaction (BigCommerce's levels read in one go), so a burst of
+ * webhooks costs a pass per 500 instead of one each. Every event of a batch is marked processed with the
+ * batch's outcome.
  */
 export async function processInventoryEvents(services: Services, channelId: string): Promise<void> {
   const before = draining.get(channelId) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(() => drainInventoryEvents(services, channelId));
+  const mine = before
+    .catch(() => undefined)
+    .then(async () => {
+      while ((await drainInventoryEvents(services, channelId)) === INVENTORY_BATCH) {}
+    });
   draining.set(channelId, mine);
   try {
     await mine;
@@ -440,20 +449,15 @@ export async function processInventoryEvents(services: Services, channelId: stri
   }
 }
 
-async function drainInventoryEvents(services: Services, channelId: string): Promise<void> {
+/** One batch; answers the number of events it took. */
+async function drainInventoryEvents(services: Services, channelId: string): Promise<number> {
   const waiting = await services.db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.channelId, channelId),
-        isNull(webhookEvents.processedAt),
-        or(inArray(webhookEvents.topic, INVENTORY_TOPICS), like(webhookEvents.topic, BC_STOCK_CHANGED_LIKE)),
-      ),
-    )
+    .where(and(eq(webhookEvents.channelId, channelId), isNull(webhookEvents.processedAt), inventoryTopicSql()))
     .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
     .limit(INVENTORY_BATCH);
-  if (waiting.length === 0) return;
+  if (waiting.length === 0) return 0;
   const events = await services.db
     .update(webhookEvents)
     .set({ attempts: sql`${webhookEvents.attempts} + 1` })
@@ -467,7 +471,7 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
       ),
     )
     .returning();
-  if (events.length === 0) return;
+  if (events.length === 0) return waiting.length;
   events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
   const ids = events.map((e) => e.id);
   const finish = (outcome: string) =>
@@ -477,9 +481,14 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
       .where(inArray(webhookEvents.id, ids));
   try {
     const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
-    if (!channel || !['connected', 'error'].includes(channel.status))
-      return void (await finish('channel was not connected'));
-    if (!channel.features?.inventory) return void (await finish('inventory sync is off for this channel'));
+    if (!channel || !['connected', 'error'].includes(channel.status)) {
+      await finish('channel was not connected');
+      return waiting.length;
+    }
+    if (!channel.features?.inventory) {
+      await finish('inventory sync is off for this channel');
+      return waiting.length;
+    }
     let reports: ChannelReport[] = [];
     if (channel.type === 'bigcommerce') {
       const mapped = pushedLocations(channel.settings, await ourLocations(services, channel.accountId)).map(
@@ -510,10 +519,14 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     } else {
       for (const event of events) reports.push(...(carriedReports(event) ?? []));
     }
-    if (reports.length === 0) return void (await finish('no stock in the event'));
+    if (reports.length === 0) {
+      await finish('no stock in the event');
+      return waiting.length;
+    }
     const result = await applyChannelReports(services, channel, reports, 'channel');
     const of = events.length > 1 ? ` (one pass over ${events.length} events)` : '';
     await finish(`stock: ${result.changed} changed, ${result.unchanged} unchanged, ${result.ignored} ignored${of}`);
+    return waiting.length;
   } catch (err) {
     await services.db
       .update(webhookEvents)

@@ -18,7 +18,7 @@ import { newId } from '../../lib/ids.ts';
 import { buffers } from '../buffers/buffers.tables.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
-import { processWebhookEvent } from '../channels/channels.webhooks.ts';
+import { processWebhookEvent, requeueStrandedEvents } from '../channels/channels.webhooks.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
@@ -202,6 +202,37 @@ async function withoutSquareWebhooks<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A Square `inventory.count.updated` event as stored at intake (not queued): one count at one store. */
+const squareCountEvent = (
+  id: string,
+  count: { inventoryItemId: string; store: string; quantity: number; at: Date },
+  receivedAt = new Date(),
+) => ({
+  id,
+  provider: 'square' as const,
+  eventId: `evt-${id}`,
+  topic: 'inventory.count.updated',
+  shopExternalId: ch.square.externalId as string,
+  accountId: tenant.accountId,
+  channelId: ch.square.id,
+  receivedAt,
+  payload: {
+    data: {
+      object: {
+        inventory_counts: [
+          {
+            catalog_object_id: count.inventoryItemId,
+            location_id: count.store,
+            state: 'IN_STOCK',
+            quantity: String(count.quantity),
+            calculated_at: count.at.toISOString(),
+          },
+        ],
+      },
+    },
+  },
+});
+
 const syncsOf = (channelId: string) =>
   t.services.db.select().from(syncs).where(eq(syncs.channelId, channelId)).orderBy(syncs.id);
 
@@ -356,30 +387,14 @@ describe('sync engine', () => {
     const start = Date.now();
     const ids = [3, 2, 1].map((n) => `whe_batch_${n}_${start}`);
     for (const n of [3, 2, 1]) {
-      await t.services.db.insert(webhookEvents).values({
-        id: `whe_batch_${n}_${start}`,
-        provider: 'square',
-        eventId: `evt-batch-${n}-${start}`,
-        topic: 'inventory.count.updated',
-        shopExternalId: ch.square.externalId as string,
-        accountId: tenant.accountId,
-        channelId: ch.square.id,
-        payload: {
-          data: {
-            object: {
-              inventory_counts: [
-                {
-                  catalog_object_id: stock?.inventoryItemId,
-                  location_id: ours[1]?.storeId,
-                  state: 'IN_STOCK',
-                  quantity: String(before - n),
-                  calculated_at: new Date(start + n * 10).toISOString(),
-                },
-              ],
-            },
-          },
-        },
-      });
+      await t.services.db.insert(webhookEvents).values(
+        squareCountEvent(`whe_batch_${n}_${start}`, {
+          inventoryItemId: stock?.inventoryItemId as string,
+          store: ours[1]?.storeId as string,
+          quantity: before - n,
+          at: new Date(start + n * 10),
+        }),
+      );
     }
     const movementsBefore = (await t.services.db.select().from(inventoryMovements)).length;
     await processWebhookEvent(t.services, ids[0] as string);
@@ -400,6 +415,49 @@ describe('sync engine', () => {
         quantity: before - 3,
       }),
     );
+    await quiet();
+    await until('everything converged', () => converged());
+  });
+
+  it('takes a burst of stock events in passes of 500 until none wait, and queues again events never taken up', async () => {
+    const { sku, store, before, stock } = await quietSquareLevel(3, 0);
+    await withoutSquareWebhooks(() =>
+      control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 1 }),
+    );
+    // 1,201 reports of that one sale, stored while no job was queued for them (a burst taken by one job).
+    const start = Date.now();
+    const burst = Array.from({ length: 1201 }, (_, n) =>
+      squareCountEvent(`whe_burst_${n}_${start}`, {
+        inventoryItemId: stock?.inventoryItemId as string,
+        store,
+        quantity: before - 1,
+        at: new Date(start + n),
+      }),
+    );
+    for (let i = 0; i < burst.length; i += 400)
+      await t.services.db.insert(webhookEvents).values(burst.slice(i, i + 400));
+    const movementsBefore = (await t.services.db.select().from(inventoryMovements)).length;
+    await processWebhookEvent(t.services, burst[0]?.id as string);
+    const [open] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookEvents)
+      .where(and(sql`${webhookEvents.id} like ${`whe_burst_%_${start}`}`, isNull(webhookEvents.processedAt)));
+    expect(open?.n).toBe(0);
+    const added = (await t.services.db.select().from(inventoryMovements)).slice(movementsBefore);
+    expect(added.map((m) => m.delta)).toEqual([-1]);
+
+    // A sale whose event was stored ten minutes ago and never queued (its process died in between).
+    await withoutSquareWebhooks(() =>
+      control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 2 }),
+    );
+    const lost = squareCountEvent(
+      `whe_lost_${start}`,
+      { inventoryItemId: stock?.inventoryItemId as string, store, quantity: before - 2, at: new Date() },
+      new Date(Date.now() - 10 * 60_000),
+    );
+    await t.services.db.insert(webhookEvents).values(lost);
+    expect(await requeueStrandedEvents(t.services)).toBeGreaterThanOrEqual(1);
+    await until('the stranded sale in the ledger', async () => (await level(sku, 0)).onHand === before - 2);
     await quiet();
     await until('everything converged', () => converged());
   });
