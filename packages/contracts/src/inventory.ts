@@ -28,6 +28,7 @@ export const MOVEMENT_REASONS = [
   'import', // first stock taken from a channel at catalog import
   'channel', // a change made at a channel (POS sale, stock edit in Shopify/BigCommerce)
   'reconcile', // drift repaired by reconciliation
+  'removed', // the variant was deleted: its stock written off (the ledger keeps its history)
   'order', // later issues: orders, reservations, returns
   'return',
   'transfer',

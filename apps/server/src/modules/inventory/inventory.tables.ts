@@ -45,7 +45,9 @@ export const inventoryLevels = pgTable(
 /**
  * The append-only ledger: every stock change, with why (reason), where from (source: manual, square,
  * shopify, bigcommerce, import, order…) and what caused it (reference: an event id, an order id, a user).
- * `idempotency_key` makes a replayed cause (a redelivered webhook, a retried job) a no-op.
+ * `idempotency_key` makes a replayed cause (a redelivered webhook, a retried job) a no-op. Movements outlive
+ * the variant and location they name (no foreign key to either): deleting a product writes its stock off
+ * (reason `removed`) and keeps its history.
  */
 export const inventoryMovements = pgTable(
   'inventory_movements',
@@ -54,12 +56,8 @@ export const inventoryMovements = pgTable(
     accountId: text()
       .notNull()
       .references(() => accounts.id),
-    variantId: text()
-      .notNull()
-      .references(() => variants.id, { onDelete: 'cascade' }),
-    locationId: text()
-      .notNull()
-      .references(() => locations.id, { onDelete: 'cascade' }),
+    variantId: text().notNull(),
+    locationId: text().notNull(),
     /** Change of on_hand (reserved changes carry reservedDelta). */
     delta: integer().notNull(),
     reservedDelta: integer().notNull().default(0),

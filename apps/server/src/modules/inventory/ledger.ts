@@ -2,11 +2,11 @@
 // and every change marks the (channel, variant) pairs whose available quantity it may move as dirty.
 // Callers pass the transaction of the change's cause, then call `schedulePush` after it commits.
 import type { MovementReason } from '@switchyard/contracts';
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { listings } from '../products/products.tables.ts';
+import { listings, variants } from '../products/products.tables.ts';
 import { inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 
 export interface MovementInput {
@@ -177,6 +177,46 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
       ? { ...r, delta: c.delta, reservedDelta: c.reservedDelta, onHand: c.onHand, reserved: c.reserved, applied: true }
       : r;
   });
+}
+
+/**
+ * Before variants are deleted: the stock they hold is written off (reason `removed`, the SKU in the
+ * reference), so the ledger, which outlives them, accounts for every unit. Call in the deleting transaction.
+ */
+export async function writeOffVariants(tx: Tx, accountId: string, variantIds: string[], userId?: string | null) {
+  for (let i = 0; i < variantIds.length; i += 5000) {
+    const held = await tx
+      .select({
+        variantId: inventoryLevels.variantId,
+        locationId: inventoryLevels.locationId,
+        reserved: inventoryLevels.reserved,
+        sku: variants.sku,
+      })
+      .from(inventoryLevels)
+      .innerJoin(variants, eq(variants.id, inventoryLevels.variantId))
+      .where(
+        and(
+          eq(inventoryLevels.accountId, accountId),
+          inArray(inventoryLevels.variantId, variantIds.slice(i, i + 5000)),
+          or(ne(inventoryLevels.onHand, 0), ne(inventoryLevels.reserved, 0)),
+        ),
+      );
+    if (held.length === 0) continue;
+    await applyMovements(
+      tx,
+      accountId,
+      held.map((h) => ({
+        variantId: h.variantId,
+        locationId: h.locationId,
+        setTo: 0,
+        reservedDelta: -h.reserved,
+        reason: 'removed' as const,
+        source: 'manual',
+        reference: `SKU ${h.sku} deleted`,
+        userId: userId ?? null,
+      })),
+    );
+  }
 }
 
 /**

@@ -461,6 +461,49 @@ describe('products', () => {
       expect(zero.error?.message).toContain('Should not be 0');
     });
 
+    it('writes off the stock of a deleted variant or product and keeps its movements', async () => {
+      const mugs = await create(owner, { title: 'Mugs', variants: [variant('MUG-1'), variant('MUG-2')] });
+      const [one, two] = mugs.variants as [ProductDetail['variants'][number], ProductDetail['variants'][number]];
+      for (const [v, delta] of [
+        [one, 5],
+        [two, 3],
+      ] as const)
+        await api(owner).mutation('inventory.adjust', {
+          variantId: v.id,
+          locationId,
+          delta,
+          requestId: randomUUID(),
+        });
+      const ledgerOf = async (id: string) =>
+        (
+          await t.services.db
+            .select()
+            .from(inventoryMovements)
+            .where(eq(inventoryMovements.variantId, id))
+            .orderBy(inventoryMovements.id)
+        ).map((m) => [m.delta, m.onHandAfter, m.reason, m.reference, m.userId]);
+
+      // MUG-2 leaves the product: its 3 units are written off, its history stays.
+      const edited = await api(owner).mutation('products.update', {
+        id: mugs.id,
+        title: 'Mugs',
+        variants: [{ id: one.id, sku: 'MUG-1', price: 1000 }],
+      });
+      expect(edited.error).toBeUndefined();
+      expect(await ledgerOf(two.id)).toEqual([
+        [3, 3, 'adjustment', null, owner.userId],
+        [-3, 0, 'removed', 'SKU MUG-2 deleted', owner.userId],
+      ]);
+      // The product goes: so do MUG-1's 5 units, in the ledger.
+      expect((await api(owner).mutation('products.delete', { id: mugs.id })).data).toEqual({ id: mugs.id });
+      expect(await ledgerOf(one.id)).toEqual([
+        [5, 5, 'adjustment', null, owner.userId],
+        [-5, 0, 'removed', 'SKU MUG-1 deleted', owner.userId],
+      ]);
+      const levels = await t.services.db.select().from(inventoryLevels).where(eq(inventoryLevels.variantId, one.id));
+      expect(levels).toEqual([]);
+    });
+
     it('applies a double submit once', async () => {
       const before = (await movements()).length;
       const requestId = randomUUID();

@@ -33,14 +33,15 @@ import { channels } from '../channels/channels.tables.ts';
 import { loadAvailable } from '../inventory/available.ts';
 import { believedQty } from '../inventory/inbound.ts';
 import { channelStock, inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
-import { markDirty } from '../inventory/ledger.ts';
+import { markDirty, writeOffVariants } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { syncItems, syncs } from '../syncs/syncs.tables.ts';
 import { queueCatalogPublish, queueProductRefresh } from './catalog-publish.ts';
 import { listings, products, variants } from './products.tables.ts';
 
-type Who = Pick<Actor, 'accountId'>;
+/** Who acts: the account, and the user when there is one (recorded on the movements a change makes). */
+type Who = Pick<Actor, 'accountId'> & Partial<Pick<Actor, 'userId'>>;
 export type ParsedCreate = z.output<typeof ProductCreateInput>;
 export type ParsedUpdate = z.output<typeof ProductUpdateInput>;
 
@@ -636,7 +637,10 @@ async function updateInTx(tx: Tx, actor: Who, input: ParsedUpdate): Promise<stri
     .where(eq(products.id, input.id));
   const kept = new Set(input.variants.flatMap((v) => (v.id ? [v.id] : [])));
   const removed = existing.filter((v) => !kept.has(v.id)).map((v) => v.id);
-  if (removed.length > 0) await tx.delete(variants).where(inArray(variants.id, removed));
+  if (removed.length > 0) {
+    await writeOffVariants(tx, actor.accountId, removed, actor.userId);
+    await tx.delete(variants).where(inArray(variants.id, removed));
+  }
   // SKUs may move between variants of the product (a swap): park the changed ones first.
   const renamed = input.variants.filter((v) => v.id && existingById.get(v.id)?.sku !== v.sku);
   for (const v of renamed) {
@@ -693,12 +697,33 @@ export async function updateProducts(services: Services, actor: Who, inputs: Par
   return out;
 }
 
+/**
+ * Deletes products of the actor's account (ids of another are skipped) with their variants, listings and
+ * levels; the stock they held is written off in the ledger first, which keeps their history. Channels keep
+ * their own copies. Answers the ids deleted.
+ */
+async function deleteProducts(db: Db, actor: Who, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const own = and(eq(products.accountId, actor.accountId), inArray(products.id, ids));
+    const held = await tx
+      .select({ id: variants.id })
+      .from(variants)
+      .innerJoin(products, eq(products.id, variants.productId))
+      .where(own);
+    await writeOffVariants(
+      tx,
+      actor.accountId,
+      held.map((v) => v.id),
+      actor.userId,
+    );
+    return (await tx.delete(products).where(own).returning({ id: products.id })).map((d) => d.id);
+  });
+}
+
 /** `products.delete`: the product, its variants, their listings and stock (channels keep their own copies). */
 export async function deleteProduct(db: Db, actor: Who, id: string): Promise<{ id: string }> {
-  const deleted = await db
-    .delete(products)
-    .where(and(eq(products.accountId, actor.accountId), eq(products.id, id)))
-    .returning({ id: products.id });
+  const deleted = await deleteProducts(db, actor, [id]);
   if (deleted.length === 0) throw new DomainError('NOT_FOUND', NOT_FOUND);
   return { id };
 }
@@ -800,11 +825,8 @@ export async function bulkProducts(
 ): Promise<ProductsBulkResult> {
   const ids = [...new Set(input.ids)];
   if (input.action === 'delete') {
-    const deleted = await services.db
-      .delete(products)
-      .where(and(eq(products.accountId, actor.accountId), inArray(products.id, ids)))
-      .returning({ id: products.id });
-    return { action: 'delete', count: deleted.length, ids: deleted.map((d) => d.id) };
+    const deleted = await deleteProducts(services.db, actor, ids);
+    return { action: 'delete', count: deleted.length, ids: deleted };
   }
   const found = await syncProducts(services, actor, ids, input.channelId);
   return { action: 'sync', count: found.length, ids: found };

@@ -298,6 +298,7 @@ const REASON_LABELS: Record<StockMovement['reason'], string> = {
   import: 'Import',
   channel: 'Channel',
   reconcile: 'Reconciliation',
+  removed: 'Variant deleted',
   order: 'Order',
   return: 'Return',
   transfer: 'Transfer',
