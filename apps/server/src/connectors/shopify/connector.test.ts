@@ -211,6 +211,27 @@ describe('Shopify connector: catalog and stock', () => {
     const snap = await ctl.snapshot('catalog-demo');
     expect(Object.keys(snap.stock['JKT-NEW'] ?? {})).toHaveLength(snap.locations.length);
   });
+  it('adds variants to a product made in Shopify with its own options (Size, Color)', async () => {
+    const products = await allProducts(connector);
+    const jacket = products.find((p) => p.variants.some((v) => (v.title ?? '').split(' / ').length === 2));
+    if (!jacket) throw new Error('no two-option product in the seed');
+    const [size, color] = (jacket.variants[0]?.title ?? '').split(' / ') as [string, string];
+    const updated = await connector.updateProduct(jacket.externalId, {
+      variants: [
+        // A title naming both options, in a new combination, becomes those values.
+        { sku: 'TWO-OPT-1', title: `${size} / Plum`, price: 5000 },
+        // One that names no values gets a new value of the first option; one that names a combination the
+        // product has, a first value of its own.
+        { sku: 'TWO-OPT-2', title: 'Gift edition', price: 5100 },
+        { sku: 'TWO-OPT-3', title: `${size} / ${color}`, price: 5200 },
+      ],
+    });
+    const added = new Map(updated.variants.map((v) => [v.sku, v.title]));
+    expect(added.get('TWO-OPT-1')).toBe(`${size} / Plum`);
+    expect(added.get('TWO-OPT-2')).toBe(`Gift edition / ${color}`);
+    expect(added.get('TWO-OPT-3')).toBe(`${size} (TWO-OPT-3) / ${color}`);
+    expect(updated.variants).toHaveLength(jacket.variants.length + 3);
+  });
 });
 
 describe('Shopify connector: orders', () => {

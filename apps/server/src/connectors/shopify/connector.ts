@@ -459,7 +459,7 @@ export class ShopifyConnector implements Connector {
       throw new DomainError('VALIDATION', `Shopify refused the product: ${describe(created.productCreate.userErrors)}`);
     await this.bulkCreateVariants(
       product.id,
-      input.variants.map((v, i) => ({ ...v, title: titles[i] as string })),
+      input.variants.map((v, i) => ({ ...v, optionValues: [{ optionName: 'Title', name: titles[i] as string }] })),
       true,
     );
     return this.fetchProduct(product.id);
@@ -467,7 +467,7 @@ export class ShopifyConnector implements Connector {
 
   private async bulkCreateVariants(
     productId: string,
-    variants: (ProductInput['variants'][number] & { title: string })[],
+    variants: (ProductInput['variants'][number] & { optionValues: OptionValue[] })[],
     replaceStandalone: boolean,
   ) {
     for (const [n, chunk] of batches(variants, 250).entries()) {
@@ -478,7 +478,7 @@ export class ShopifyConnector implements Connector {
           id: productId,
           strategy: replaceStandalone && n === 0 ? 'REMOVE_STANDALONE_VARIANT' : 'DEFAULT',
           variants: chunk.map((v) => ({
-            optionValues: [{ optionName: 'Title', name: v.title }],
+            optionValues: v.optionValues,
             price: fromMinor(v.price),
             compareAtPrice: v.compareAtPrice == null ? null : fromMinor(v.compareAtPrice),
             barcode: v.barcode ?? null,
@@ -535,11 +535,20 @@ export class ShopifyConnector implements Connector {
         if (errors.length) throw new DomainError('VALIDATION', `Shopify refused the variants: ${describe(errors)}`);
       }
       if (additions.length) {
-        const taken = new Set(current.variants.map((v) => v.title));
-        const titles = variantTitles(additions, taken);
+        // The product's own options (a product made in Shopify has Size, Color…, not our single "Title").
+        const data = await this.client.request<{ product: { options: ProductOptionNode[] } | null }>(
+          `query($id: ID!) { product(id: $id) { options { name values } } }`,
+          { id: externalId },
+          5,
+        );
+        const values = addedOptionValues(
+          data.product?.options ?? [],
+          current.variants.map((v) => v.title ?? ''),
+          additions,
+        );
         await this.bulkCreateVariants(
           externalId,
-          additions.map((v, i) => ({ ...v, title: titles[i] as string })),
+          additions.map((v, i) => ({ ...v, optionValues: values[i] as OptionValue[] })),
           false,
         );
       }
@@ -813,6 +822,48 @@ function batches<T>(items: T[], size: number): T[][] {
   }
   if (current.length) out.push(current);
   return out;
+}
+
+interface ProductOptionNode {
+  name: string;
+  values: string[];
+}
+interface OptionValue {
+  optionName: string;
+  name: string;
+}
+
+/**
+ * Option values for variants added to an existing product, one per option of the product: the variant's
+ * title split on " / " when it names a value for each option ("M / Blue") in a combination the product does
+ * not have yet; a combination it has gets a first value of its own ("M (SKU) / Blue"); a title that names no
+ * such values becomes a new value of the first option (the title, else the SKU) with the first value of each
+ * other option. Every variant so makes a new combination. `existing`: the titles of the product's variants.
+ */
+export function addedOptionValues(
+  productOptions: ProductOptionNode[],
+  existing: string[],
+  variants: ProductInput['variants'],
+): OptionValue[][] {
+  const options = productOptions.length ? productOptions : [{ name: 'Title', values: [] }];
+  const combos = new Set(existing);
+  const firstValues = new Set(options[0]?.values ?? []);
+  return variants.map((v) => {
+    const parts = (v.title ?? '').split(' / ').map((part) => part.trim());
+    const named = parts.length === options.length && parts.every(Boolean);
+    let values: string[];
+    if (named && !combos.has(parts.join(' / '))) values = parts;
+    else {
+      // A combination the product has already ("M / Blue" again): its first value made the SKU's own.
+      const base = named ? (parts[0] as string) : v.title?.trim() || v.sku;
+      let first = named ? `${base} (${v.sku})` : base;
+      for (let n = 1; firstValues.has(first); n++) first = n === 1 ? `${base} (${v.sku})` : `${base} (${v.sku} ${n})`;
+      values = [first, ...(named ? parts.slice(1) : options.slice(1).map((o) => o.values[0] ?? 'Default'))];
+    }
+    firstValues.add(values[0] as string);
+    combos.add(values.join(' / '));
+    return options.map((o, i) => ({ optionName: o.name, name: values[i] as string }));
+  });
 }
 
 /** Unique option values for a product's single "Title" option: the variant's title, else its SKU. */
