@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { readBuildId } from './http/web.ts';
 import { startQueue } from './jobs/queue.ts';
 import { jobDefinitions } from './jobs/registry.ts';
+import { scheduleSweep } from './jobs/sweep.ts';
 import { parseKey } from './lib/crypto.ts';
 import { localSecret } from './lib/secrets.ts';
 import { TokenService } from './lib/tokens.ts';
@@ -65,6 +66,7 @@ export async function startJobs(services: Services, { work }: { work: boolean })
   if (work) {
     await queue.work();
     await startInventoryWork(services);
+    await scheduleSweep(services);
   }
   return queue;
 }

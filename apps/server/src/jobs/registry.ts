@@ -16,6 +16,7 @@ import {
 } from '../modules/products/catalog-publish.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
+import { sweepJobDefinition } from './sweep.ts';
 
 /** Every job type the workers run. Modules add theirs here as the sync engine grows. */
 export function jobDefinitions(services: Services): JobDefinition<never>[] {
@@ -87,5 +88,6 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     catalogImport as JobDefinition<never>,
     catalogPublish as JobDefinition<never>,
     catalogDaily as JobDefinition<never>,
+    sweepJobDefinition(services) as JobDefinition<never>,
   ];
 }

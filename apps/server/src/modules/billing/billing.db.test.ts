@@ -12,6 +12,7 @@ import { startTestSandbox } from '../../../test/sandbox.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { startJobs } from '../../bootstrap.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { sweepStrandedEvents } from '../../jobs/sweep.ts';
 import { newId } from '../../lib/ids.ts';
 import { accounts } from '../accounts/accounts.tables.ts';
 import { auditEntries } from '../audit/audit.tables.ts';
@@ -585,6 +586,38 @@ describe('webhooks', () => {
     expect(mail?.text).toContain('Your card was declined.');
     const status = await m.trpc.query<SubscriptionStatus>('billing.getSubscriptionStatus');
     expect(status.data?.lastPaymentError).toBe('Your card was declined.');
+  });
+
+  it('an event stored and never queued (its process died in between) is queued again and applied', async () => {
+    const m = await subscribed('starter');
+    await settled();
+    const id = `evt_stranded_${newId('x')}`;
+    await t.services.db.insert(billingEvents).values({
+      id,
+      type: 'customer.subscription.updated',
+      mode: 'sandbox',
+      createdAt: new Date(),
+      receivedAt: new Date(Date.now() - 10 * 60_000),
+      accountId: m.accountId,
+      payload: {
+        id,
+        type: 'customer.subscription.updated',
+        data: {
+          object: {
+            id: m.sub.stripeSubscriptionId,
+            object: 'subscription',
+            status: 'active',
+            customer: m.sub.stripeCustomerId,
+            cancel_at_period_end: true,
+          },
+        },
+      },
+    });
+    expect((await sweepStrandedEvents(t.services)).billing).toBeGreaterThanOrEqual(1);
+    await settled();
+    const [row] = await t.services.db.select().from(billingEvents).where(eq(billingEvents.id, id));
+    expect(row).toMatchObject({ attempts: 1, error: null });
+    expect(row?.processedAt).toBeInstanceOf(Date);
   });
 
   it('a forged signature is refused with 400 and nothing is stored', async () => {

@@ -1,6 +1,6 @@
 // POST /webhooks/stripe: verified over the raw body with the endpoint's signing secret, stored once by
 // event id, answered 200 at once, and processed by the `billing.event` job.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
@@ -84,6 +84,29 @@ export async function receiveStripeEvent(
     });
   }
   return { status: 200, duplicate: false };
+}
+
+/**
+ * Safety net, each minute (jobs/sweep.ts): events stored and never tried for over `olderThanSeconds` (their
+ * job was lost with a process that died between storing and queueing) are queued again. Answers how many.
+ */
+export async function requeueStrandedBillingEvents(services: Services, olderThanSeconds = 120): Promise<number> {
+  if (!services.queue) return 0;
+  const stranded = await services.db
+    .select({ id: billingEvents.id })
+    .from(billingEvents)
+    .where(
+      and(
+        isNull(billingEvents.processedAt),
+        eq(billingEvents.attempts, 0),
+        isNull(billingEvents.error),
+        sql`${billingEvents.receivedAt} <= clock_timestamp() - make_interval(secs => ${olderThanSeconds})`,
+      ),
+    )
+    .orderBy(billingEvents.receivedAt)
+    .limit(1000);
+  for (const { id } of stranded) await services.queue.send(BILLING_EVENT_JOB, { id }, { singletonKey: id });
+  return stranded.length;
 }
 
 /** The webhook route, in a scope of its own whose body parser keeps the raw bytes; and the REST read-only guard. */

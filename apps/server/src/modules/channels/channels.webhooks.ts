@@ -39,7 +39,7 @@ const REVOKED_TOPICS = new Set(['oauth.authorization.revoked']);
 export type ReceiveResult = { status: 200; duplicate: boolean; id: string } | { status: 400 | 401; message: string };
 
 /**
- * Safety net, each minute: events stored and never tried for over `olderThanSeconds` (their job was lost, say
+ * Safety net, each minute (jobs/sweep.ts): events stored and never tried for over `olderThanSeconds` (their job was lost, say
  * with a process that died between storing and queueing) are queued again. Answers how many were found.
  */
 export async function requeueStrandedEvents(services: Services, olderThanSeconds = 120): Promise<number> {

@@ -8,7 +8,6 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { connectorFor, findChannel, providerFailure } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { requeueStrandedEvents } from '../channels/channels.webhooks.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { finishSync, recordSyncProgress, setSyncTotal, startSync } from '../syncs/syncs.records.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
@@ -137,10 +136,8 @@ export async function dueChannels(services: Services, now = new Date()): Promise
 
 /** The minute job: queues a reconciliation for each due channel. */
 export async function queueDueReconciliations(services: Services): Promise<number> {
-  // Safety nets: marks left for over a minute (a push job lost with its worker) are pushed again, and
-  // webhooks stored but never taken up are queued again.
+  // Safety net: marks left for over a minute (a push job lost with its worker) are pushed again.
   await pushLeftovers(services, 60);
-  await requeueStrandedEvents(services);
   const due = await dueChannels(services);
   for (const channelId of due) {
     await services.queue?.send(

@@ -1,0 +1,31 @@
+// Safety nets, each minute: provider webhooks (channels, Stripe) that were stored but whose job was lost (a
+// process that died between storing and queueing) are queued again. Nothing stored is left unprocessed.
+import { requeueStrandedBillingEvents } from '../modules/billing/billing.webhooks.ts';
+import { requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
+import type { Services } from '../services.ts';
+import type { JobDefinition } from './queue.ts';
+
+export const EVENTS_SWEEP_JOB = 'events.sweep';
+export const EVENTS_SWEEP_CRON = '* * * * *';
+
+export async function sweepStrandedEvents(services: Services): Promise<{ channel: number; billing: number }> {
+  return { channel: await requeueStrandedEvents(services), billing: await requeueStrandedBillingEvents(services) };
+}
+
+export function sweepJobDefinition(services: Services): JobDefinition<Record<string, never>> {
+  return {
+    name: EVENTS_SWEEP_JOB,
+    handler: async () => {
+      const found = await sweepStrandedEvents(services);
+      if (found.channel + found.billing > 0) services.logger.warn(found, 'queued stored webhooks again');
+    },
+    retryLimit: 1,
+    retryDelaySeconds: 30,
+    concurrency: 1,
+  };
+}
+
+/** The minute schedule (idempotent; it lives in the database). */
+export async function scheduleSweep(services: Services): Promise<void> {
+  await services.queue?.boss.schedule(EVENTS_SWEEP_JOB, EVENTS_SWEEP_CRON, {}, { tz: 'UTC' });
+}
