@@ -1,11 +1,8 @@
 import { BILLING_EVENT_JOB, processBillingEvent } from '../modules/billing/billing.webhooks.ts';
-import {
-  CHANNEL_STOCK_EVENTS_JOB,
-  CHANNEL_WEBHOOK_JOB,
-  processWebhookEvent,
-} from '../modules/channels/channels.webhooks.ts';
+import { CHANNEL_WEBHOOK_JOB, processWebhookEvent } from '../modules/channels/channels.webhooks.ts';
 import { processInventoryEvents } from '../modules/inventory/inbound.ts';
 import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
+import { CHANNEL_STOCK_EVENTS_JOB } from '../modules/inventory/schedule.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';
 import { CATALOG_DAILY_JOB, dispatchDailyCatalogSync } from '../modules/products/catalog.schedule.ts';
 import { CATALOG_IMPORT_JOB, CATALOG_IMPORT_RETRIES, runCatalogImport } from '../modules/products/catalog-import.ts';

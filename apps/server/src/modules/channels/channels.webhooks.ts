@@ -13,24 +13,12 @@ import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
 import { absorbEchoes, carriedReports, isInventoryTopic, processInventoryEvents } from '../inventory/inbound.ts';
+import { queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
 export const CHANNEL_WEBHOOK_JOB = 'channels.webhook';
-/**
- * Stock events are taken per channel, many in one pass (inventory/inbound.ts): one job per channel waits at a
- * time, whatever the number of events (a full push to BigCommerce brings one thin webhook per level back).
- */
-export const CHANNEL_STOCK_EVENTS_JOB = 'channels.stock-events';
-
-/** Queues the pass over a channel's waiting stock events; a pass already waiting makes this a no-op. */
-export async function queueStockEvents(services: Services, channelId: string): Promise<void> {
-  await services.queue?.send(CHANNEL_STOCK_EVENTS_JOB, { channelId }, { singletonKey: channelId });
-  // Stock changes are latency-critical: this process's idle workers fetch it now, not at their next poll.
-  services.queue?.notify?.(CHANNEL_STOCK_EVENTS_JOB);
-}
-
 /** The app was removed from the shop: the channel is disconnected and the merchant told. */
 const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
 /** The shop withdrew our access without removing the app: the channel needs re-authorising. */

@@ -12,7 +12,7 @@ import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
 import { channelStock } from './inventory.tables.ts';
 import { applyMovements, type MovementInput, markDirty } from './ledger.ts';
-import { schedulePush } from './schedule.ts';
+import { deferWhilePushing, schedulePush } from './schedule.ts';
 
 /** One level as the channel reports it. */
 export interface ChannelReport {
@@ -432,9 +432,10 @@ const draining = new Map<string, Promise<void>>();
  * Processes the channel's waiting stock events together, oldest first, 500 at a time until none wait: the
  * reports of a batch are applied in one transaction (BigCommerce's levels read in one go), so a burst of
  * webhooks costs a pass per 500 instead of one each. Every event of a batch is marked processed with the
- * batch's outcome.
+ * batch's outcome. While this process pushes the channel, they wait for the push to end (schedule.ts).
  */
 export async function processInventoryEvents(services: Services, channelId: string): Promise<void> {
+  if (deferWhilePushing(channelId)) return;
   const before = draining.get(channelId) ?? Promise.resolve();
   const mine = before
     .catch(() => undefined)

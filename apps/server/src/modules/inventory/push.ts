@@ -21,7 +21,7 @@ import { type AvailableRow, loadAvailable } from './available.ts';
 import { applyChannelReports, believedQty } from './inbound.ts';
 import { channelStock, inventoryDirty } from './inventory.tables.ts';
 import { markDirty, rowsOf } from './ledger.ts';
-import { INVENTORY_PUSH_JOB, schedulePush } from './schedule.ts';
+import { INVENTORY_PUSH_JOB, pushEnded, pushStarted, schedulePush } from './schedule.ts';
 
 /** Variants read and diffed per round: bounds memory on a full push of a large catalog. */
 const ROUND = 2000;
@@ -548,6 +548,7 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
       );
       return;
     }
+    pushStarted(channelId);
     try {
       let round = 0;
       do {
@@ -558,6 +559,7 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
     } finally {
       running.delete(channelId);
       await release();
+      await pushEnded(services, channelId);
     }
   })();
   return state.done;

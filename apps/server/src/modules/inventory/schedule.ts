@@ -22,3 +22,48 @@ export async function schedulePush(
   }
   if (sent) services.queue?.notify?.(INVENTORY_PUSH_JOB);
 }
+
+/**
+ * Stock events are taken per channel, many in one pass (inbound.ts processInventoryEvents): one job per
+ * channel waits at a time (pg-boss `short` policy), whatever the number of events (a full push to BigCommerce
+ * brings one thin webhook per level back).
+ */
+export const CHANNEL_STOCK_EVENTS_JOB = 'channels.stock-events';
+
+/** Queues the pass over a channel's waiting stock events; a pass already waiting makes this a no-op. */
+export async function queueStockEvents(services: Services, channelId: string): Promise<void> {
+  await services.queue?.send(CHANNEL_STOCK_EVENTS_JOB, { channelId }, { singletonKey: channelId });
+  // Stock changes are latency-critical: this process's idle workers fetch it now, not at their next poll.
+  services.queue?.notify?.(CHANNEL_STOCK_EVENTS_JOB);
+}
+
+// ------------------------------------------------------------------- pushes running in this process
+
+/** Channels being pushed in this process, since when. */
+const pushing = new Map<string, number>();
+/** Channels whose stock events waited for their push to end. */
+const deferred = new Set<string>();
+/** A push running longer than this (a stream of changes keeps it going) no longer holds its events back. */
+const DEFER_AT_MOST_MS = 30_000;
+
+export function pushStarted(channelId: string) {
+  pushing.set(channelId, Date.now());
+}
+
+/** The push ended: the channel's stock events that waited for it are queued. */
+export async function pushEnded(services: Services, channelId: string) {
+  pushing.delete(channelId);
+  if (deferred.delete(channelId)) await queueStockEvents(services, channelId);
+}
+
+/**
+ * While this process pushes a channel, the channel's stock events wait for the push to end (most are echoes
+ * of it, and reading them back, BigCommerce's one API call per 250 variants, would compete with it). True
+ * when they should wait: the push's end queues them.
+ */
+export function deferWhilePushing(channelId: string): boolean {
+  const since = pushing.get(channelId);
+  if (since === undefined || Date.now() - since > DEFER_AT_MOST_MS) return false;
+  deferred.add(channelId);
+  return true;
+}

@@ -462,6 +462,52 @@ describe('sync engine', () => {
     await until('everything converged', () => converged());
   });
 
+  it("holds a channel's stock events while this process pushes it, and takes them in when the push ends", async () => {
+    const { sku, store, before, stock } = await quietSquareLevel(0, 1);
+    const other = skus[1] as string;
+    // A push to Square that takes a while: Square answers slowly, and it has a level to send.
+    await control('PUT', `square/${controlShop('square')}/faults`, { latencyMs: 1500 });
+    try {
+      await t.services.db.transaction((tx) =>
+        applyMovements(tx, tenant.accountId, [
+          {
+            variantId: variantOf.get(other) as string,
+            locationId: ours[0]?.id as string,
+            delta: 1,
+            reason: 'adjustment',
+            source: 'manual',
+          },
+        ]),
+      );
+      await markDirty(t.services.db, tenant.accountId, [variantOf.get(other) as string], {
+        channelIds: [ch.square.id],
+      });
+      const pushing = runPush(t.services, ch.square.id);
+      // A sale at the store comes in meanwhile (stored, as the webhook route stores it).
+      await withoutSquareWebhooks(() =>
+        control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 1 }),
+      );
+      const id = `whe_during_push_${Date.now()}`;
+      await t.services.db.insert(webhookEvents).values(
+        squareCountEvent(id, {
+          inventoryItemId: stock?.inventoryItemId as string,
+          store,
+          quantity: before - 1,
+          at: new Date(),
+        }),
+      );
+      await processWebhookEvent(t.services, id);
+      const [waiting] = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.id, id));
+      expect(waiting?.processedAt).toBeNull();
+      await pushing;
+      await until('the sale taken in once the push ended', async () => (await level(sku, 1)).onHand === before - 1);
+    } finally {
+      await control('DELETE', `square/${controlShop('square')}/faults`);
+    }
+    await quiet();
+    await until('everything converged', () => converged());
+  });
+
   // Not a timed test: prints propagation figures when asked (H6_MEASURE=1); the benchmark owns the numbers.
   it.runIf(process.env.H6_MEASURE)(
     'measures POS sale propagation',
