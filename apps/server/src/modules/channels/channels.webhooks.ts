@@ -13,7 +13,7 @@ import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
 import { absorbEchoes, carriedReports, isInventoryTopic, processInventoryEvents } from '../inventory/inbound.ts';
-import { queueStockEvents } from '../inventory/schedule.ts';
+import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
@@ -124,7 +124,8 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
         .where(eq(webhookEvents.id, stored.id));
       return { status: 200, duplicate: false, id: stored.id };
     }
-    await queueStockEvents(services, channel.id);
+    // While this process pushes the channel, the push's end queues its stock events (most are its echoes).
+    if (!deferWhilePushing(channel.id)) await queueStockEvents(services, channel.id);
     return { status: 200, duplicate: false, id: stored.id };
   }
   await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: stored.id }, { singletonKey: stored.id });

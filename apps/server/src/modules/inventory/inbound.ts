@@ -127,20 +127,39 @@ export async function applyChannelReports(
     const movements: MovementInput[] = [];
     const firstSeen: string[] = [];
     const landed: string[] = [];
-    // Stable order so two transactions lock levels alike; reports of one level in the order they happened.
+    // Reports of one level in the order they happened.
     const ordered = [...reports].sort(
       (a, b) =>
         `${a.inventoryItemId}|${a.externalLocationId}`.localeCompare(`${b.inventoryItemId}|${b.externalLocationId}`) ||
         a.at.getTime() - b.at.getTime(),
     );
-    for (const report of ordered) {
+    const levelOf = (report: ChannelReport) => {
       const variantId = listed.get(report.inventoryItemId);
       const location = locationOf.get(report.externalLocationId);
-      if (!variantId || !location) {
+      return variantId && location ? { variantId, locationId: location.locationId } : null;
+    };
+    // Every level the reports name, locked in one statement; what this pass learns is written back at its end.
+    const levels = await lockLevels(
+      tx,
+      channel,
+      ordered.flatMap((report) => {
+        const level = levelOf(report);
+        return level
+          ? [{ ...level, externalLocationId: report.externalLocationId, inventoryItemId: report.inventoryItemId }]
+          : [];
+      }),
+    );
+    const changed = new Map<string, LevelChange>();
+    const change = (key: string, fields: LevelChange) => changed.set(key, { ...changed.get(key), ...fields });
+    for (const report of ordered) {
+      const level = levelOf(report);
+      const key = level ? `${level.variantId}|${report.externalLocationId}` : '';
+      const row = levels.get(key);
+      if (!level || !row) {
         result.ignored += 1;
         continue;
       }
-      const row = await lockStock(tx, channel, variantId, report, location.locationId);
+      const { variantId, locationId } = level;
       // A report of a state from before our last acknowledged push. Of a quantity we sent: a late echo (or a
       // redelivery after a crash). Of anything else, made after what we knew when we made that push: a change
       // at the channel that the push overwrote (Square and BigCommerce have no compare-and-set), counted from
@@ -156,22 +175,15 @@ export async function applyChannelReports(
           result.ignored += 1;
           continue;
         }
-        await tx
-          .update(channelStock)
-          .set({ basisQty: report.quantity, basisAt: report.at, updatedAt: new Date() })
-          .where(
-            and(
-              eq(channelStock.channelId, channel.id),
-              eq(channelStock.variantId, variantId),
-              eq(channelStock.externalLocationId, report.externalLocationId),
-            ),
-          );
         const overwritten = report.quantity - row.basisQty;
+        row.basisQty = report.quantity;
+        row.basisAt = report.at;
+        change(key, { basisQty: row.basisQty, basisAt: row.basisAt });
         if (overwritten === 0) {
           result.unchanged += 1;
           continue;
         }
-        movements.push(movementOf(channel, reason, report, variantId, location.locationId, overwritten));
+        movements.push(movementOf(channel, reason, report, variantId, locationId, overwritten));
         continue;
       }
       // Out of order: older than the channel's last report since the push, which already includes it.
@@ -190,38 +202,25 @@ export async function applyChannelReports(
         // that earlier send carried: acknowledged now, and pushed again if it is not what it should sell.
         if (row.pendingQty === null) {
           const times = [row.channelQtyAt, row.pushedAt].filter((d): d is Date => d !== null);
-          await tx
-            .update(channelStock)
-            .set({
-              pushedQty: report.quantity,
-              pushedAt: new Date(),
-              basisQty: believedQty(row),
-              basisAt: times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null,
-              updatedAt: new Date(),
-            })
-            .where(
-              and(
-                eq(channelStock.channelId, channel.id),
-                eq(channelStock.variantId, variantId),
-                eq(channelStock.externalLocationId, report.externalLocationId),
-              ),
-            );
+          row.basisQty = believedQty(row);
+          row.basisAt = times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null;
+          row.pushedQty = report.quantity;
+          row.pushedAt = new Date();
+          change(key, {
+            basisQty: row.basisQty,
+            basisAt: row.basisAt,
+            pushedQty: row.pushedQty,
+            pushedAt: row.pushedAt,
+          });
           landed.push(variantId);
         }
         result.unchanged += 1;
         continue;
       }
       const known = believedQty(row);
-      await tx
-        .update(channelStock)
-        .set({ channelQty: report.quantity, channelQtyAt: report.at, updatedAt: new Date() })
-        .where(
-          and(
-            eq(channelStock.channelId, channel.id),
-            eq(channelStock.variantId, variantId),
-            eq(channelStock.externalLocationId, report.externalLocationId),
-          ),
-        );
+      row.channelQty = report.quantity;
+      row.channelQtyAt = report.at;
+      change(key, { channelQty: row.channelQty, channelQtyAt: row.channelQtyAt });
       if (known === null) {
         // The first we hear of this level: nothing to compare with; our number is pushed over it.
         firstSeen.push(variantId);
@@ -233,8 +232,9 @@ export async function applyChannelReports(
         result.unchanged += 1;
         continue;
       }
-      movements.push(movementOf(channel, reason, report, variantId, location.locationId, delta));
+      movements.push(movementOf(channel, reason, report, variantId, locationId, delta));
     }
+    await writeLevels(tx, channel, changed);
     const applied = movements.length ? await applyMovements(tx, channel.accountId, movements) : [];
     result.changed += applied.filter((a) => a.applied).length;
     result.unchanged += applied.filter((a) => !a.applied).length;
@@ -286,36 +286,73 @@ function movementOf(
   };
 }
 
-async function lockStock(
+type LevelRow = typeof channelStock.$inferSelect;
+/** What a pass learnt of a level: the fields it changed. */
+type LevelChange = Partial<
+  Pick<LevelRow, 'channelQty' | 'channelQtyAt' | 'basisQty' | 'basisAt' | 'pushedQty' | 'pushedAt'>
+>;
+
+const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
+/**
+ * The channel_stock rows of these levels (made when first seen), locked for the transaction in one stable
+ * order: two passes over the same levels take them alike. Keyed by `variantId|externalLocationId`.
+ */
+async function lockLevels(
   tx: Tx,
   channel: Pick<ChannelRow, 'id' | 'accountId'>,
-  variantId: string,
-  report: ChannelReport,
-  locationId: string,
-) {
-  await tx
-    .insert(channelStock)
-    .values({
-      accountId: channel.accountId,
-      channelId: channel.id,
-      variantId,
-      externalLocationId: report.externalLocationId,
-      locationId,
-      inventoryItemId: report.inventoryItemId,
-    })
-    .onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(channelStock)
-    .where(
-      and(
-        eq(channelStock.channelId, channel.id),
-        eq(channelStock.variantId, variantId),
-        eq(channelStock.externalLocationId, report.externalLocationId),
-      ),
-    )
-    .for('update');
-  return row as typeof channelStock.$inferSelect;
+  levels: { variantId: string; externalLocationId: string; locationId: string; inventoryItemId: string }[],
+): Promise<Map<string, LevelRow>> {
+  const out = new Map<string, LevelRow>();
+  const unique = [...new Map(levels.map((l) => [`${l.variantId}|${l.externalLocationId}`, l])).values()];
+  for (let i = 0; i < unique.length; i += 2000) {
+    const chunk = asJson(
+      unique.slice(i, i + 2000).map((l) => [l.variantId, l.externalLocationId, l.locationId, l.inventoryItemId]),
+    );
+    await tx.execute(sql`
+      insert into ${channelStock} (account_id, channel_id, variant_id, external_location_id, location_id, inventory_item_id)
+      select ${channel.accountId}, ${channel.id}, v ->> 0, v ->> 1, v ->> 2, v ->> 3 from jsonb_array_elements(${chunk}) as v
+      on conflict do nothing`);
+    const rows = await tx
+      .select()
+      .from(channelStock)
+      .where(
+        and(
+          eq(channelStock.channelId, channel.id),
+          sql`(${channelStock.variantId}, ${channelStock.externalLocationId}) in
+            (select v ->> 0, v ->> 1 from jsonb_array_elements(${chunk}) as v)`,
+        ),
+      )
+      .orderBy(channelStock.variantId, channelStock.externalLocationId)
+      .for('update');
+    for (const row of rows) out.set(`${row.variantId}|${row.externalLocationId}`, row);
+  }
+  return out;
+}
+
+/** Writes back, in one statement per 2,000 levels, the fields a pass changed (each level only its own). */
+async function writeLevels(tx: Tx, channel: Pick<ChannelRow, 'id'>, changed: Map<string, LevelChange>) {
+  const entries = [...changed].map(([key, c]) => {
+    const [variantId, externalLocationId] = key.split('|') as [string, string];
+    return { v: variantId, l: externalLocationId, ...c };
+  });
+  for (let i = 0; i < entries.length; i += 2000) {
+    const set = (column: string, field: string, type: string) =>
+      `${column} = case when v ? '${field}' then (v ->> '${field}')::${type} else cs.${column} end`;
+    await tx.execute(sql`
+      update ${channelStock} cs set ${sql.raw(
+        [
+          set('channel_qty', 'channelQty', 'int'),
+          set('channel_qty_at', 'channelQtyAt', 'timestamptz'),
+          set('basis_qty', 'basisQty', 'int'),
+          set('basis_at', 'basisAt', 'timestamptz'),
+          set('pushed_qty', 'pushedQty', 'int'),
+          set('pushed_at', 'pushedAt', 'timestamptz'),
+        ].join(',\n'),
+      )}, updated_at = now()
+      from jsonb_array_elements(${asJson(entries.slice(i, i + 2000))}) as v
+      where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 'v' and cs.external_location_id = v ->> 'l'`);
+  }
 }
 
 // ------------------------------------------------------------------------------------------- webhooks

@@ -424,14 +424,16 @@ describe('sync engine', () => {
     await withoutSquareWebhooks(() =>
       control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 1 }),
     );
-    // 1,201 reports of that one sale, stored while no job was queued for them (a burst taken by one job).
+    // 1,201 reports of that one sale (made in the last 1.2 s, after our last push of the level), stored while
+    // no job was queued for them.
+    await new Promise((r) => setTimeout(r, 1300));
     const start = Date.now();
     const burst = Array.from({ length: 1201 }, (_, n) =>
       squareCountEvent(`whe_burst_${n}_${start}`, {
         inventoryItemId: stock?.inventoryItemId as string,
         store,
         quantity: before - 1,
-        at: new Date(start + n),
+        at: new Date(start - 1201 + n),
       }),
     );
     for (let i = 0; i < burst.length; i += 400)
