@@ -146,6 +146,7 @@ export interface AvailableRow {
   pendingQty: number | null;
   channelQty: number | null;
   channelQtyAt: Date | null;
+  channelQtySeenAt: Date | null;
 }
 
 export interface LoadAvailableOptions {
@@ -174,6 +175,7 @@ interface JoinedRow {
   pending_qty: number | null;
   channel_qty: number | null;
   channel_qty_at: Date | string | null;
+  channel_qty_seen_at: Date | string | null;
 }
 
 /** A timestamp as the driver hands it back (a Date, or its text on drivers that do not parse it). */
@@ -243,7 +245,7 @@ export async function loadAvailable(
       select l.channel_id, l.variant_id, l.inventory_item_id, v.sku, m.e as external_location_id,
         m.l as location_id, m.s as store_id, m.on as enabled,
         il.on_hand, il.reserved, b.qty as buffer,
-        cs.pushed_qty, cs.pushed_at, cs.pending_qty, cs.channel_qty, cs.channel_qty_at
+        cs.pushed_qty, cs.pushed_at, cs.pending_qty, cs.channel_qty, cs.channel_qty_at, cs.channel_qty_seen_at
       from ${listings} l
       join ${variants} v on v.id = l.variant_id
       join jsonb_to_recordset(${JSON.stringify(mapping)}::jsonb)
@@ -282,6 +284,7 @@ export async function loadAvailable(
         pendingQty: r.pending_qty,
         channelQty: r.channel_qty,
         channelQtyAt: asDate(r.channel_qty_at),
+        channelQtySeenAt: asDate(r.channel_qty_seen_at),
       });
     }
   }

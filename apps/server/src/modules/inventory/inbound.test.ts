@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportedBefore } from './inbound.ts';
+import { believedQty, reportedBefore } from './inbound.ts';
 
 describe('reportedBefore', () => {
   const pushedAt = new Date('2026-11-23T10:00:05.400Z');
@@ -13,5 +13,30 @@ describe('reportedBefore', () => {
   it('compares millisecond stamps exactly', () => {
     expect(reportedBefore(new Date('2026-11-23T10:00:05.399Z'), pushedAt)).toBe(true);
     expect(reportedBefore(new Date('2026-11-23T10:00:05.401Z'), pushedAt)).toBe(false);
+  });
+});
+
+describe('believedQty', () => {
+  // Our push of 10 was acknowledged at 10:00:05.500; Shopify stamps its reports in whole seconds.
+  const pushed = { pushedQty: 10, pushedAt: new Date('2026-11-23T10:00:05.500Z') };
+
+  it('believes a report taken in after the acknowledgement, though stamped earlier in the same second', () => {
+    const row = {
+      ...pushed,
+      channelQty: 9,
+      channelQtyAt: new Date('2026-11-23T10:00:05Z'),
+      channelQtySeenAt: new Date('2026-11-23T10:00:05.620Z'),
+    };
+    expect(believedQty(row)).toBe(9);
+  });
+
+  it('believes the acknowledgement of a push that came after the report was taken in', () => {
+    const row = {
+      ...pushed,
+      channelQty: 9,
+      channelQtyAt: new Date('2026-11-23T10:00:05Z'),
+      channelQtySeenAt: new Date('2026-11-23T10:00:05.200Z'),
+    };
+    expect(believedQty(row)).toBe(10);
   });
 });

@@ -46,12 +46,18 @@ export function believedQty(row: {
   pushedAt: Date | null;
   channelQty: number | null;
   channelQtyAt: Date | null;
+  channelQtySeenAt?: Date | null;
 }): number | null {
   if (row.pushedQty === null) return row.channelQty;
   if (row.channelQty === null) return row.pushedQty;
-  const pushedAt = row.pushedAt?.getTime() ?? 0;
-  const reportedAt = row.channelQtyAt?.getTime() ?? 0;
-  return reportedAt > pushedAt ? row.channelQty : row.pushedQty;
+  return reportedSince(row) ? row.channelQty : row.pushedQty;
+}
+
+/** The channel's last report was taken in after its last acknowledgement of our push (our clock for both). */
+function reportedSince(row: { pushedAt: Date | null; channelQtyAt: Date | null; channelQtySeenAt?: Date | null }) {
+  const reportedAt = (row.channelQtySeenAt ?? row.channelQtyAt)?.getTime();
+  if (reportedAt === undefined) return false;
+  return reportedAt > (row.pushedAt?.getTime() ?? 0);
 }
 
 /**
@@ -66,16 +72,13 @@ export function isEcho(
     pushedQty: number | null;
     pushedAt: Date | null;
     channelQtyAt: Date | null;
+    channelQtySeenAt?: Date | null;
   },
   { quantity, at }: Pick<ChannelReport, 'quantity' | 'at'>,
 ): boolean {
   if (row.pendingQty !== null && row.pendingQty === quantity)
     return !row.pendingAt || !reportedBefore(at, row.pendingAt);
-  return (
-    row.pushedQty === quantity &&
-    row.pushedAt !== null &&
-    (row.channelQtyAt === null || row.channelQtyAt.getTime() <= row.pushedAt.getTime())
-  );
+  return row.pushedQty === quantity && row.pushedAt !== null && !reportedSince(row);
 }
 
 /**
@@ -220,7 +223,12 @@ export async function applyChannelReports(
       const known = believedQty(row);
       row.channelQty = report.quantity;
       row.channelQtyAt = report.at;
-      change(key, { channelQty: row.channelQty, channelQtyAt: row.channelQtyAt });
+      row.channelQtySeenAt = new Date();
+      change(key, {
+        channelQty: row.channelQty,
+        channelQtyAt: row.channelQtyAt,
+        channelQtySeenAt: row.channelQtySeenAt,
+      });
       if (known === null) {
         // The first we hear of this level: nothing to compare with; our number is pushed over it.
         firstSeen.push(variantId);
@@ -289,7 +297,7 @@ function movementOf(
 type LevelRow = typeof channelStock.$inferSelect;
 /** What a pass learnt of a level: the fields it changed. */
 type LevelChange = Partial<
-  Pick<LevelRow, 'channelQty' | 'channelQtyAt' | 'basisQty' | 'basisAt' | 'pushedQty' | 'pushedAt'>
+  Pick<LevelRow, 'channelQty' | 'channelQtyAt' | 'channelQtySeenAt' | 'basisQty' | 'basisAt' | 'pushedQty' | 'pushedAt'>
 >;
 
 const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
@@ -344,6 +352,7 @@ async function writeLevels(tx: Tx, channel: Pick<ChannelRow, 'id'>, changed: Map
         [
           set('channel_qty', 'channelQty', 'int'),
           set('channel_qty_at', 'channelQtyAt', 'timestamptz'),
+          set('channel_qty_seen_at', 'channelQtySeenAt', 'timestamptz'),
           set('basis_qty', 'basisQty', 'int'),
           set('basis_at', 'basisAt', 'timestamptz'),
           set('pushed_qty', 'pushedQty', 'int'),
@@ -442,6 +451,7 @@ export async function absorbEchoes(services: Services, channelId: string, report
       pushedQty: channelStock.pushedQty,
       pushedAt: channelStock.pushedAt,
       channelQtyAt: channelStock.channelQtyAt,
+      channelQtySeenAt: channelStock.channelQtySeenAt,
     })
     .from(channelStock)
     .where(

@@ -115,6 +115,12 @@ export const channelStock = pgTable(
     /** Last quantity the channel reported (webhook or read), and the provider's time of it. */
     channelQty: integer(),
     channelQtyAt: at(),
+    /**
+     * When we took that report in (our clock). What the channel holds is whichever we learnt last, its
+     * acknowledgement of our push or its report: providers stamp whole seconds, so their time alone cannot
+     * order a report against a push made in the same second.
+     */
+    channelQtySeenAt: at(),
     lastError: text(),
     updatedAt: at().notNull().defaultNow(),
   },

@@ -277,6 +277,42 @@ describe('full push', () => {
     expect(await shopifyHolds()).toBe(level.available);
   });
 
+  it('counts two Shopify edits stamped in the second of our acknowledged push each once', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+    const [level] = await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] });
+    if (!level || !row) throw new Error('no level');
+    // Our push of P was acknowledged at .500 of the last second; two sales followed in Shopify, both stamped
+    // with that whole second, and are taken in now.
+    const second = Math.floor(Date.now() / 1000) * 1000 - 1000;
+    await t.services.db
+      .update(channelStock)
+      .set({ pushedQty: level.available, pushedAt: new Date(second + 500), channelQty: null, channelQtyAt: null })
+      .where(
+        and(
+          eq(channelStock.channelId, channel.id),
+          eq(channelStock.variantId, level.variantId),
+          eq(channelStock.externalLocationId, level.externalLocationId),
+        ),
+      );
+    const movementsBefore = (await t.services.db.select().from(inventoryMovements)).length;
+    for (const [n, key] of [
+      [1, 'same-second-1'],
+      [2, 'same-second-2'],
+    ] as const)
+      await applyChannelReports(t.services, row, [
+        {
+          inventoryItemId: level.inventoryItemId,
+          externalLocationId: level.externalLocationId,
+          quantity: level.available - n,
+          at: new Date(second),
+          key,
+        },
+      ]);
+    const added = (await t.services.db.select().from(inventoryMovements)).slice(movementsBefore);
+    expect(added.map((m) => m.delta)).toEqual([-1, -1]);
+  });
+
   it('reaches BigCommerce in one 2,000-item adjustment when the push fits in one', async () => {
     const channel = ch.bigcommerce as ChannelDetail;
     await pushAll(t.services, tenant.accountId, channel.id);

@@ -336,7 +336,7 @@ const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
  */
 const BASIS_FROM_BELIEF = sql.raw(`basis_qty = case when cs.pushed_qty is null then cs.channel_qty
     when cs.channel_qty is null then cs.pushed_qty
-    when cs.channel_qty_at > cs.pushed_at then cs.channel_qty else cs.pushed_qty end,
+    when coalesce(cs.channel_qty_seen_at, cs.channel_qty_at) > cs.pushed_at then cs.channel_qty else cs.pushed_qty end,
   basis_at = greatest(cs.channel_qty_at, cs.pushed_at)`);
 
 /**

@@ -686,6 +686,7 @@ export async function importStock(
             inventoryItemId: r.inventoryItemId,
             channelQty: r.available,
             channelQtyAt: now,
+            channelQtySeenAt: now,
             updatedAt: now,
           })),
         )
@@ -696,6 +697,7 @@ export async function importStock(
             inventoryItemId: sql`excluded.inventory_item_id`,
             channelQty: sql`excluded.channel_qty`,
             channelQtyAt: now,
+            channelQtySeenAt: now,
             updatedAt: now,
           },
         });

@@ -1,0 +1,1 @@
+ALTER TABLE "channel_stock" ADD COLUMN "channel_qty_seen_at" timestamp with time zone;
