@@ -1,7 +1,7 @@
 // Safety nets, each minute: provider webhooks (channels, Stripe) that were stored but whose job was lost (a
 // process that died between storing and queueing) are queued again. Nothing stored is left unprocessed.
 import { requeueStrandedBillingEvents } from '../modules/billing/billing.webhooks.ts';
-import { requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
+import { queueWaitingStockEvents, requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
 
@@ -25,7 +25,11 @@ export function sweepJobDefinition(services: Services): JobDefinition<Record<str
   };
 }
 
-/** The minute schedule (idempotent; it lives in the database). */
+/**
+ * At start-up of a process that works the queue: the minute schedule (idempotent; it lives in the database),
+ * and a pass for every channel whose stock events wait.
+ */
 export async function scheduleSweep(services: Services): Promise<void> {
   await services.queue?.boss.schedule(EVENTS_SWEEP_JOB, EVENTS_SWEEP_CRON, {}, { tz: 'UTC' });
+  await queueWaitingStockEvents(services);
 }

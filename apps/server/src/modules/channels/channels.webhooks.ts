@@ -2,7 +2,7 @@
 // and processed by the `channels.webhook` job (stock events: by the channel's `channels.stock-events` pass).
 import { createHash } from 'node:crypto';
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config.ts';
 import { verifySignedPayload } from '../../connectors/bigcommerce/index.ts';
@@ -12,13 +12,20 @@ import { newId } from '../../lib/ids.ts';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
-import { absorbEchoes, carriedReports, isInventoryTopic, processInventoryEvents } from '../inventory/inbound.ts';
+import {
+  absorbEchoes,
+  carriedReports,
+  inventoryTopicSql,
+  isInventoryTopic,
+  processInventoryEvents,
+} from '../inventory/inbound.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
 export const CHANNEL_WEBHOOK_JOB = 'channels.webhook';
+
 /** The app was removed from the shop: the channel is disconnected and the merchant told. */
 const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
 /** The shop withdrew our access without removing the app: the channel needs re-authorising. */
@@ -27,8 +34,9 @@ const REVOKED_TOPICS = new Set(['oauth.authorization.revoked']);
 export type ReceiveResult = { status: 200; duplicate: boolean; id: string } | { status: 400 | 401; message: string };
 
 /**
- * Safety net, each minute (jobs/sweep.ts): events stored and never tried for over `olderThanSeconds` (their job was lost, say
- * with a process that died between storing and queueing) are queued again. Answers how many were found.
+ * Safety net, each minute (jobs/sweep.ts): events stored and never tried for over `olderThanSeconds` (their
+ * job was lost, say with a process that died between storing and queueing) are queued again. Answers how
+ * many were found.
  */
 export async function requeueStrandedEvents(services: Services, olderThanSeconds = 120): Promise<number> {
   const stranded = await services.db
@@ -50,6 +58,19 @@ export async function requeueStrandedEvents(services: Services, olderThanSeconds
   }
   for (const channelId of stockChannels) await queueStockEvents(services, channelId);
   return stranded.length;
+}
+
+/**
+ * At start-up: a pass for every channel with stock events waiting (a process that died while they waited
+ * for its push to end, or before their pass ran). A pass already waiting makes this a no-op.
+ */
+export async function queueWaitingStockEvents(services: Services): Promise<number> {
+  const rows = await services.db
+    .selectDistinct({ channelId: webhookEvents.channelId })
+    .from(webhookEvents)
+    .where(and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.channelId), inventoryTopicSql()));
+  for (const { channelId } of rows) if (channelId) await queueStockEvents(services, channelId);
+  return rows.length;
 }
 
 /** Verifies, stores (once) and queues one delivery. Processing happens in the job, not here. */

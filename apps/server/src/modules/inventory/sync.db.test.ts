@@ -18,7 +18,7 @@ import { newId } from '../../lib/ids.ts';
 import { buffers } from '../buffers/buffers.tables.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
-import { processWebhookEvent, requeueStrandedEvents } from '../channels/channels.webhooks.ts';
+import { processWebhookEvent, queueWaitingStockEvents, requeueStrandedEvents } from '../channels/channels.webhooks.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
@@ -460,6 +460,21 @@ describe('sync engine', () => {
     await t.services.db.insert(webhookEvents).values(lost);
     expect(await requeueStrandedEvents(t.services)).toBeGreaterThanOrEqual(1);
     await until('the stranded sale in the ledger', async () => (await level(sku, 0)).onHand === before - 2);
+
+    // At start-up, a sale stored just now whose pass never ran (the process died first) is taken in at once.
+    await withoutSquareWebhooks(() =>
+      control('POST', `square/${controlShop('square')}/stock`, { sku, location: store, quantity: before - 3 }),
+    );
+    await t.services.db.insert(webhookEvents).values(
+      squareCountEvent(`whe_waiting_${start}`, {
+        inventoryItemId: stock?.inventoryItemId as string,
+        store,
+        quantity: before - 3,
+        at: new Date(),
+      }),
+    );
+    expect(await queueWaitingStockEvents(t.services)).toBeGreaterThanOrEqual(1);
+    await until('the waiting sale in the ledger', async () => (await level(sku, 0)).onHand === before - 3, 5000);
     await quiet();
     await until('everything converged', () => converged());
   });
