@@ -72,13 +72,18 @@ export function isEcho(
     pushedQty: number | null;
     pushedAt: Date | null;
     channelQtyAt: Date | null;
-    channelQtySeenAt?: Date | null;
   },
   { quantity, at }: Pick<ChannelReport, 'quantity' | 'at'>,
 ): boolean {
   if (row.pendingQty !== null && row.pendingQty === quantity)
     return !row.pendingAt || !reportedBefore(at, row.pendingAt);
-  return row.pushedQty === quantity && row.pushedAt !== null && !reportedSince(row);
+  // By the provider's time, not by when we took the last report in: our push's own webhook may come in after
+  // a report of a change made later in the same second, and it is still only our push.
+  return (
+    row.pushedQty === quantity &&
+    row.pushedAt !== null &&
+    (row.channelQtyAt === null || row.channelQtyAt.getTime() <= row.pushedAt.getTime())
+  );
 }
 
 /**
@@ -451,7 +456,6 @@ export async function absorbEchoes(services: Services, channelId: string, report
       pushedQty: channelStock.pushedQty,
       pushedAt: channelStock.pushedAt,
       channelQtyAt: channelStock.channelQtyAt,
-      channelQtySeenAt: channelStock.channelQtySeenAt,
     })
     .from(channelStock)
     .where(

@@ -277,7 +277,7 @@ describe('full push', () => {
     expect(await shopifyHolds()).toBe(level.available);
   });
 
-  it('counts two Shopify edits stamped in the second of our acknowledged push each once', async () => {
+  it('counts two Shopify edits stamped in the second of our acknowledged push each once, and its late echo not', async () => {
     const channel = ch.shopify as ChannelDetail;
     const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
     const [level] = await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] });
@@ -309,6 +309,17 @@ describe('full push', () => {
           key,
         },
       ]);
+    // The webhook of our own set of P, stamped with that second too, comes in after them: still only our push.
+    const echo = await applyChannelReports(t.services, row, [
+      {
+        inventoryItemId: level.inventoryItemId,
+        externalLocationId: level.externalLocationId,
+        quantity: level.available,
+        at: new Date(second),
+        key: 'same-second-echo',
+      },
+    ]);
+    expect(echo.changed).toBe(0);
     const added = (await t.services.db.select().from(inventoryMovements)).slice(movementsBefore);
     expect(added.map((m) => m.delta)).toEqual([-1, -1]);
   });
