@@ -158,7 +158,11 @@ export async function applyChannelReports(
       }),
     );
     const changed = new Map<string, LevelChange>();
-    const change = (key: string, fields: LevelChange) => changed.set(key, { ...changed.get(key), ...fields });
+    /** What the pass learnt of a level: on its row (later reports of the level see it) and to be written. */
+    const learn = (key: string, row: LevelRow, fields: LevelChange) => {
+      Object.assign(row, fields);
+      changed.set(key, { ...changed.get(key), ...fields });
+    };
     for (const report of ordered) {
       const level = levelOf(report);
       const key = level ? `${level.variantId}|${report.externalLocationId}` : '';
@@ -184,9 +188,7 @@ export async function applyChannelReports(
           continue;
         }
         const overwritten = report.quantity - row.basisQty;
-        row.basisQty = report.quantity;
-        row.basisAt = report.at;
-        change(key, { basisQty: row.basisQty, basisAt: row.basisAt });
+        learn(key, row, { basisQty: report.quantity, basisAt: report.at });
         if (overwritten === 0) {
           result.unchanged += 1;
           continue;
@@ -210,15 +212,11 @@ export async function applyChannelReports(
         // that earlier send carried: acknowledged now, and pushed again if it is not what it should sell.
         if (row.pendingQty === null) {
           const times = [row.channelQtyAt, row.pushedAt].filter((d): d is Date => d !== null);
-          row.basisQty = believedQty(row);
-          row.basisAt = times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null;
-          row.pushedQty = report.quantity;
-          row.pushedAt = new Date();
-          change(key, {
-            basisQty: row.basisQty,
-            basisAt: row.basisAt,
-            pushedQty: row.pushedQty,
-            pushedAt: row.pushedAt,
+          learn(key, row, {
+            basisQty: believedQty(row),
+            basisAt: times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null,
+            pushedQty: report.quantity,
+            pushedAt: new Date(),
           });
           landed.push(variantId);
         }
@@ -226,14 +224,7 @@ export async function applyChannelReports(
         continue;
       }
       const known = believedQty(row);
-      row.channelQty = report.quantity;
-      row.channelQtyAt = report.at;
-      row.channelQtySeenAt = new Date();
-      change(key, {
-        channelQty: row.channelQty,
-        channelQtyAt: row.channelQtyAt,
-        channelQtySeenAt: row.channelQtySeenAt,
-      });
+      learn(key, row, { channelQty: report.quantity, channelQtyAt: report.at, channelQtySeenAt: new Date() });
       if (known === null) {
         // The first we hear of this level: nothing to compare with; our number is pushed over it.
         firstSeen.push(variantId);
