@@ -11,7 +11,7 @@ import { locations } from '../locations/locations.tables.ts';
 import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
 import { channelStock } from './inventory.tables.ts';
-import { applyMovements, type MovementInput, markDirty } from './ledger.ts';
+import { applyMovements, asJson, type MovementInput, markDirty } from './ledger.ts';
 import { deferWhilePushing, schedulePush } from './schedule.ts';
 
 /** One level as the channel reports it. */
@@ -296,8 +296,6 @@ type LevelChange = Partial<
   Pick<LevelRow, 'channelQty' | 'channelQtyAt' | 'channelQtySeenAt' | 'basisQty' | 'basisAt' | 'pushedQty' | 'pushedAt'>
 >;
 
-const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-
 /**
  * The channel_stock rows of these levels (made when first seen), locked for the transaction in one stable
  * order: two passes over the same levels take them alike. Keyed by `variantId|externalLocationId`.
@@ -334,6 +332,26 @@ async function lockLevels(
   return out;
 }
 
+/** Each field of a LevelChange set from the update's `v` when it has it, else kept. */
+const WRITE_LEVEL_FIELDS = sql.raw(
+  (
+    [
+      ['channel_qty', 'channelQty', 'int'],
+      ['channel_qty_at', 'channelQtyAt', 'timestamptz'],
+      ['channel_qty_seen_at', 'channelQtySeenAt', 'timestamptz'],
+      ['basis_qty', 'basisQty', 'int'],
+      ['basis_at', 'basisAt', 'timestamptz'],
+      ['pushed_qty', 'pushedQty', 'int'],
+      ['pushed_at', 'pushedAt', 'timestamptz'],
+    ] as const
+  )
+    .map(
+      ([column, field, type]) =>
+        `${column} = case when v ? '${field}' then (v ->> '${field}')::${type} else cs.${column} end`,
+    )
+    .join(',\n'),
+);
+
 /** Writes back, in one statement per 2,000 levels, the fields a pass changed (each level only its own). */
 async function writeLevels(tx: Tx, channel: Pick<ChannelRow, 'id'>, changed: Map<string, LevelChange>) {
   const entries = [...changed].map(([key, c]) => {
@@ -341,20 +359,8 @@ async function writeLevels(tx: Tx, channel: Pick<ChannelRow, 'id'>, changed: Map
     return { v: variantId, l: externalLocationId, ...c };
   });
   for (let i = 0; i < entries.length; i += 2000) {
-    const set = (column: string, field: string, type: string) =>
-      `${column} = case when v ? '${field}' then (v ->> '${field}')::${type} else cs.${column} end`;
     await tx.execute(sql`
-      update ${channelStock} cs set ${sql.raw(
-        [
-          set('channel_qty', 'channelQty', 'int'),
-          set('channel_qty_at', 'channelQtyAt', 'timestamptz'),
-          set('channel_qty_seen_at', 'channelQtySeenAt', 'timestamptz'),
-          set('basis_qty', 'basisQty', 'int'),
-          set('basis_at', 'basisAt', 'timestamptz'),
-          set('pushed_qty', 'pushedQty', 'int'),
-          set('pushed_at', 'pushedAt', 'timestamptz'),
-        ].join(',\n'),
-      )}, updated_at = now()
+      update ${channelStock} cs set ${WRITE_LEVEL_FIELDS}, updated_at = now()
       from jsonb_array_elements(${asJson(entries.slice(i, i + 2000))}) as v
       where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 'v' and cs.external_location_id = v ->> 'l'`);
   }

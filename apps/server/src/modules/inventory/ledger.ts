@@ -250,6 +250,9 @@ export async function markDirty(
   return marked;
 }
 
+/** JSON text for one jsonb parameter: a whole batch in one bind value instead of thousands of them. */
+export const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
 /** node-postgres answers `{ rows }`, PGlite answers `{ rows }` too; kept in one place. */
 export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];

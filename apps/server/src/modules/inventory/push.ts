@@ -20,7 +20,7 @@ import {
 import { type AvailableRow, loadAvailable } from './available.ts';
 import { applyChannelReports, believedQty } from './inbound.ts';
 import { channelStock, inventoryDirty } from './inventory.tables.ts';
-import { markDirty, rowsOf } from './ledger.ts';
+import { asJson, markDirty, rowsOf } from './ledger.ts';
 import { INVENTORY_PUSH_JOB, pushEnded, pushStarted, schedulePush } from './schedule.ts';
 
 /** Variants read and diffed per round: bounds memory on a full push of a large catalog. */
@@ -327,9 +327,6 @@ async function acknowledge(
   });
 }
 
-/** JSON text for one jsonb parameter: a whole batch in one bind value instead of thousands of them. */
-const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-
 /**
  * Set at an acknowledgement (of `channel_stock cs`): what we believed the channel held before it (the newer of
  * our last acknowledged push and its last report, as `believedQty`), and when that was so.
@@ -433,12 +430,11 @@ async function recordFailed(
       pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
     from jsonb_array_elements(${asJson(values)}) as v
     where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
-  for (const { row, reason } of rows) {
-    await services.db
-      .update(listings)
-      .set({ syncStatusCode: 3, lastError: reason.slice(0, 500), updatedAt: now })
-      .where(and(eq(listings.channelId, channel.id), eq(listings.variantId, row.variantId)));
-  }
+  // The listings show the error (a variant failed at several locations: one of their reasons).
+  await services.db.execute(sql`
+    update ${listings} l set sync_status_code = 3, last_error = v ->> 2, updated_at = ${now}
+    from jsonb_array_elements(${asJson(values)}) as v
+    where l.channel_id = ${channel.id} and l.variant_id = v ->> 0`);
 }
 
 /**
