@@ -13,6 +13,7 @@ export * from './health.ts';
 export * from './inventory.ts';
 export * from './limits.ts';
 export * from './locations.ts';
+export * from './orders.ts';
 export * from './products.ts';
 export * from './profile.ts';
 export * from './search.ts';

@@ -52,6 +52,10 @@ export interface ProviderLocation {
   name: string;
   active: boolean;
   address?: { address1?: string; city?: string; province?: string; zip?: string; country?: string };
+  /** Fulfils online orders (ships); unknown when the provider does not say. */
+  ships?: boolean;
+  /** Serves local pickup; unknown when the provider does not say. */
+  pickup?: boolean;
 }
 
 export interface ProviderVariant {
@@ -125,7 +129,35 @@ export interface ProviderOrderLine {
   variantExternalId: string | null;
   title: string;
   quantity: number;
+  /** Per unit, minor units. */
   price: number;
+  /** The line's discounts and tax, minor units (0 when the provider has none). */
+  discount?: number;
+  tax?: number;
+  /** Units the channel reports fulfilled / removed (cancelled, or refunded and removed) so far. */
+  fulfilledQuantity?: number;
+  cancelledQuantity?: number;
+  refundedQuantity?: number;
+  /**
+   * Where the channel moved its OWN stock for this line when it took the order (Shopify: the fulfillment
+   * order's assigned location, available → committed; BigCommerce: the location it lowered
+   * available_to_sell at; Square: the order's location for a sale that moved IN_STOCK → SOLD). null: the
+   * channel did not lower its stock for it (yet). This is what the ledger recognises in the channel's stock
+   * report, so the sale is counted once (docs/decisions/0008).
+   */
+  stockLocationExternalId?: string | null;
+}
+
+export interface ProviderAddress {
+  name?: string | null;
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  province?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  phone?: string | null;
 }
 
 export interface ProviderOrder {
@@ -135,15 +167,32 @@ export interface ProviderOrder {
   createdAt: string;
   updatedAt: string;
   currency: string;
+  /** Minor units. subtotal/shipping/discount/tax default to what can be derived (0). */
   total: number;
+  subtotal?: number;
+  shippingTotal?: number;
+  discountTotal?: number;
+  taxTotal?: number;
   financialStatus: string | null;
   fulfillmentStatus: string | null;
   cancelled: boolean;
+  cancelledAt?: string | null;
+  cancelReason?: string | null;
+  /**
+   * A POS sale that is already complete at its store (Square COMPLETED POS order): recorded as fulfilled there,
+   * moving on-hand once.
+   */
+  completedAtStore?: boolean;
   /** POS sales and pickup orders name where they happened / are collected. */
   locationExternalId: string | null;
   fulfillmentType: 'ship' | 'pickup' | 'curbside_pickup';
-  customer: { name: string | null; email: string | null } | null;
+  customer: { name: string | null; email: string | null; phone?: string | null } | null;
   shippingAddress: Record<string, string | null> | null;
+  billingAddress?: ProviderAddress | null;
+  note?: string | null;
+  tags?: string[];
+  /** The order's page in the channel's admin, when it has one. */
+  adminUrl?: string | null;
   lines: ProviderOrderLine[];
 }
 
@@ -212,6 +261,13 @@ export interface Connector {
   listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>>;
   createFulfillment(input: FulfillmentInput): Promise<{ externalId: string }>;
   refund(input: RefundInput): Promise<{ externalId: string }>;
+  /** One order, read now (a webhook that carries only an id, a check before a write-back). null: not found. */
+  getOrder?(externalId: string): Promise<ProviderOrder | null>;
+  /**
+   * Cancels the order at the channel (restocking its units there, as the provider does on cancel).
+   * `unsupported`: the provider cannot cancel it through the API (the merchant is told to do it there).
+   */
+  cancelOrder?(input: { externalId: string; reason?: string | null }): Promise<{ ok: true } | { unsupported: string }>;
   /** Subscribes the topics we process to `callbackUrl` (idempotent). Square: no-op (app-level). */
   subscribeWebhooks(callbackUrl: string): Promise<void>;
 }
@@ -233,4 +289,11 @@ export interface ProviderModule {
   /** `key` identifies the connected shop for its rate limiter (one limiter per shop per process). */
   connect(endpoints: ProviderEndpoints, credentials: ChannelCredentials, options: ConnectorOptions): Connector;
   webhooks(endpoints: ProviderEndpoints): WebhookVerifier;
+  /**
+   * What an order webhook (Shopify orders/create|updated|cancelled, BigCommerce store/order/*, Square
+   * order.created|updated and order.fulfillment.updated) says: the whole order when the payload carries it
+   * (Shopify), else only which order to read with `getOrder` (BigCommerce and Square send ids). null: not an
+   * order topic.
+   */
+  orderWebhook?(topic: string, payload: unknown): { order: ProviderOrder } | { externalId: string } | null;
 }
