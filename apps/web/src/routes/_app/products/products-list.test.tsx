@@ -91,7 +91,7 @@ describe('the products list', { timeout: 120_000 }, () => {
     const filter = () => (router.state.location.search as { filter?: Record<string, unknown> }).filter ?? {};
     const filters = screen.getByRole('region', { name: 'Filters' });
 
-    // The debounce itself is timed in use-debounced-text.test.ts.
+    // The debounce itself is timed in src/lib/use-debounced-text.test.ts.
     await user.type(within(filters).getByRole('searchbox', { name: 'Search' }), 'linen');
     await waitFor(() => expect(filter().search).toBe('linen'), { timeout: 2000 });
     // Page 1 is the default, so it leaves the address.

@@ -14,8 +14,8 @@ import {
 import { type ProductsFilter, QTY_OPERATIONS, SYNC_STATUS_CODES, SYNC_STATUS_LABELS } from '@switchyard/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../../../../lib/trpc.ts';
+import { useDebouncedText } from '../../../../lib/use-debounced-text.ts';
 import { hasFilters, useLocationOptions } from './product-api.ts';
-import { useDebouncedText } from './use-debounced-text.ts';
 
 export interface ProductFiltersProps {
   filter: ProductsFilter;
