@@ -54,6 +54,18 @@ export interface ShopSnapshot {
   orders: number;
 }
 
+/** An order placed through `/_control/{provider}/{shop}/orders`. Providers ignore what they do not have. */
+export interface PlaceOrderInput {
+  lines: { sku: string; quantity: number }[];
+  /** The provider's location id: a POS sale's store, a pickup order's pickup location. */
+  location?: string;
+  /** Default: a POS sale on Square, a shipped web order elsewhere. */
+  fulfillmentType?: 'ship' | 'pickup' | 'curbside_pickup';
+  customer?: { name?: string; email?: string; phone?: string };
+  /** Square pickup orders: false leaves the order unpaid (paid at pickup); default true. */
+  paid?: boolean;
+}
+
 /** What the control API can do to one provider's shops. Each shop simulator implements it. */
 export interface ShopControl {
   /** Keys of the shops that exist now (shop domain prefix, store hash or merchant id). */
@@ -70,10 +82,13 @@ export interface ShopControl {
    * A sale: a POS sale at a Square location, a web order on Shopify or BigCommerce. Decrements stock and
    * sends the provider's order and inventory webhooks.
    */
-  placeOrder(
-    shop: string,
-    order: { lines: { sku: string; quantity: number }[]; location?: string },
-  ): { orderId: string };
+  placeOrder(shop: string, order: PlaceOrderInput): { orderId: string };
+  /**
+   * Cancels an order as the merchant would in the provider's admin (restocking as the provider does and
+   * sending its order webhooks). Throw an error with statusCode 404 for an unknown order, 400 for one the
+   * provider would not cancel.
+   */
+  cancelOrder?(shop: string, orderId: string, body: Record<string, unknown>): Promise<unknown> | unknown;
   /**
    * Provider-specific control actions, posted to `/_control/{provider}/{shop}/{action}` (e.g. BigCommerce's
    * `uninstall`). Throw an error with statusCode 404 for an unknown action.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SandboxContext, ShopControl } from './context.ts';
+import type { PlaceOrderInput, SandboxContext, ShopControl } from './context.ts';
 import type { FaultConfig } from './faults.ts';
 
 type Provider = 'shopify' | 'bigcommerce' | 'square';
@@ -38,11 +38,18 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext, control
     return { ok: true };
   });
 
-  app.post<{
-    Params: { provider: string; shop: string };
-    Body: { lines: { sku: string; quantity: number }[]; location?: string };
-  }>('/_control/:provider/:shop/orders', async (req) =>
-    control(req.params.provider).placeOrder(req.params.shop, req.body),
+  app.post<{ Params: { provider: string; shop: string }; Body: PlaceOrderInput }>(
+    '/_control/:provider/:shop/orders',
+    async (req) => control(req.params.provider).placeOrder(req.params.shop, req.body),
+  );
+
+  app.post<{ Params: { provider: string; shop: string; id: string }; Body: Record<string, unknown> }>(
+    '/_control/:provider/:shop/orders/:id/cancel',
+    async (req) => {
+      const c = control(req.params.provider);
+      if (!c.cancelOrder) throw Object.assign(new Error('This provider cannot cancel orders'), { statusCode: 404 });
+      return (await c.cancelOrder(req.params.shop, req.params.id, req.body ?? {})) ?? { ok: true };
+    },
   );
 
   app.post<{ Params: { provider: string; shop: string; action: string }; Body: unknown }>(

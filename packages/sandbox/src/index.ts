@@ -1,5 +1,5 @@
 export { SANDBOX_APPS } from './apps.ts';
-export type { SandboxContext, SandboxOptions, ShopControl, ShopSnapshot } from './context.ts';
+export type { PlaceOrderInput, SandboxContext, SandboxOptions, ShopControl, ShopSnapshot } from './context.ts';
 export type { FaultConfig } from './faults.ts';
 export { createRng, seedFrom } from './rng.ts';
 export { type SeedCatalog, type SeedOptions, seedCatalog } from './seed.ts';
