@@ -4,7 +4,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_KEY_PREFIX } from '@switchyard/contracts';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { healthRoutes } from './http/health.ts';
 import { hasWebBuild, sendIndexHtml, webRoutes } from './http/web.ts';
@@ -25,6 +31,8 @@ import { type AppRouter, appRouter } from './trpc/router.ts';
 export interface BuildAppOptions {
   /** Extra REST modules (tests use this to exercise the plumbing). */
   rest?: Partial<Record<'frontend' | 'v1' | 'v2', RestModule[]>>;
+  /** Told of every route as it is added (the fuzz suite enumerates the whole API with it, test/fuzz.ts). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The strict policy the built web app runs under: no inline or remote script, no eval. */
@@ -63,6 +71,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     bodyLimit: 5 * 1024 * 1024,
     trustProxy: services.config.TRUST_PROXY,
   });
+
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -38,10 +38,23 @@ export function httpStatusFor(code: DomainErrorCode): number {
   return codes[code].http;
 }
 
-const pgCodes: Record<string, DomainErrorCode> = {
-  '23505': 'CONFLICT', // unique_violation
-  '23503': 'CONFLICT', // foreign_key_violation
-  '23514': 'VALIDATION', // check_violation
+const CANNOT_STORE = 'A value in the request cannot be stored: it is too long, out of range or not valid text';
+
+/** SQLSTATEs a request can cause with its values alone: the caller's fault, never a 500 (issue 18). */
+const pgCodes: Record<string, { code: DomainErrorCode; message?: string }> = {
+  '23505': { code: 'CONFLICT' }, // unique_violation
+  '23503': { code: 'CONFLICT' }, // foreign_key_violation
+  '23514': { code: 'VALIDATION' }, // check_violation
+  '22001': { code: 'VALIDATION', message: CANNOT_STORE }, // string_data_right_truncation: text beyond a column's length
+  '22003': { code: 'VALIDATION', message: CANNOT_STORE }, // numeric_value_out_of_range: e.g. beyond integer
+  '22007': { code: 'VALIDATION', message: CANNOT_STORE }, // invalid_datetime_format
+  '22008': { code: 'VALIDATION', message: CANNOT_STORE }, // datetime_field_overflow
+  '22021': { code: 'VALIDATION', message: CANNOT_STORE }, // character_not_in_repertoire: U+0000 in text
+  '22025': { code: 'VALIDATION', message: CANNOT_STORE }, // invalid_escape_sequence: a LIKE pattern
+  '2201B': { code: 'VALIDATION', message: CANNOT_STORE }, // invalid_regular_expression
+  '22P02': { code: 'VALIDATION', message: CANNOT_STORE }, // invalid_text_representation: 'abc' for an integer
+  '22P05': { code: 'VALIDATION', message: CANNOT_STORE }, // untranslatable_character: \u0000 in jsonb
+  '54000': { code: 'VALIDATION', message: CANNOT_STORE }, // program_limit_exceeded: text too long for an index
 };
 
 /**
@@ -53,8 +66,8 @@ export function fromDatabaseError(
   message = 'The change conflicts with existing data',
 ): DomainError | undefined {
   const sqlState = findSqlState(err);
-  const code = sqlState ? pgCodes[sqlState] : undefined;
-  return code ? new DomainError(code, message) : undefined;
+  const known = sqlState ? pgCodes[sqlState] : undefined;
+  return known ? new DomainError(known.code, known.message ?? message) : undefined;
 }
 
 function findSqlState(err: unknown): string | undefined {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { assertStorable } from '../lib/storable.ts';
 import { accountsRest } from '../modules/accounts/accounts.rest.ts';
 import { appsRest } from '../modules/apps/apps.rest.ts';
 import { authRest } from '../modules/auth/auth.rest.ts';
@@ -61,6 +62,12 @@ export async function registerRestApi(app: FastifyInstance, services: Services, 
       async (scope) => {
         scope.setValidatorCompiler(validatorCompiler);
         scope.setSerializerCompiler(serializerCompiler);
+        // The one guard of what PostgreSQL cannot hold (lib/storable.ts), before any route's schema runs.
+        scope.addHook('preValidation', async (req) => {
+          assertStorable(req.params, 'params');
+          assertStorable(req.query, 'querystring');
+          assertStorable(req.body, 'body');
+        });
         for (const mod of [...modules[version], ...(extra[version] ?? [])]) mod(scope, services, version);
       },
       { prefix: `/api/${version}` },

@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { DomainError, trpcCodeFor } from '../lib/errors.ts';
+import { DomainError, fromDatabaseError, trpcCodeFor } from '../lib/errors.ts';
+import { assertStorable } from '../lib/storable.ts';
 import { assertWritable, writableWhileReadOnly } from '../modules/billing/read-only.ts';
 import type { Context } from './context.ts';
 
@@ -33,19 +34,26 @@ function publicMessage(message: string, code: TRPCError['code'], type: string): 
 }
 
 // `await next()` never throws: a failure comes back as { ok: false } with the original on error.cause.
+// A database error that is the caller's fault (a value it cannot store) maps through the same table.
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  const cause = result.ok ? undefined : result.error.cause;
-  if (cause instanceof DomainError) {
-    throw new TRPCError({ code: trpcCodeFor(cause.code), message: cause.message, cause });
-  }
+  const failure = result.ok ? undefined : result.error.cause;
+  const cause = failure instanceof DomainError ? failure : fromDatabaseError(failure);
+  if (cause) throw new TRPCError({ code: trpcCodeFor(cause.code), message: cause.message, cause });
   return result;
+});
+
+// The one guard of what PostgreSQL cannot hold (lib/storable.ts), on the raw input of every procedure,
+// before its own schema; REST runs the same check in its preValidation hook (rest/api.ts).
+const refuseUnstorable = t.middleware(async ({ getRawInput, next }) => {
+  assertStorable(await getRawInput(), 'input');
+  return next();
 });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseUnstorable);
 
 export const authedProcedure = publicProcedure
   .use(({ ctx, next }) => {
