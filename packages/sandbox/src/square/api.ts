@@ -480,6 +480,16 @@ export function apiRoutes(app: FastifyInstance, store: SquareStore, ctx: Sandbox
 
   // ---- Orders ------------------------------------------------------------------------------------------
 
+  app.post<{ Body: Json }>('/v2/orders', scope('ORDERS_WRITE'), async (req) => {
+    const m = merchantOf(req);
+    const body = req.body ?? {};
+    const order = body.order as Json | undefined;
+    if (!order || typeof order !== 'object')
+      throw invalid('MISSING_REQUIRED_PARAMETER', 'Missing required parameter.', 'order');
+    const run = () => ({ order: structuredClone(m.createOrder(order)) });
+    return body.idempotency_key !== undefined ? once(m, 'orders', body, run) : run();
+  });
+
   app.post<{ Body: Json }>('/v2/orders/search', scope('ORDERS_READ'), async (req) => {
     const m = merchantOf(req);
     const body = req.body ?? {};
@@ -573,7 +583,7 @@ export function apiRoutes(app: FastifyInstance, store: SquareStore, ctx: Sandbox
     const body = req.body ?? {};
     const patch = body.order as Json | undefined;
     if (!patch) throw invalid('MISSING_REQUIRED_PARAMETER', 'Missing required parameter.', 'order');
-    const run = () => ({ order: m.updateOrder(req.params.id, patch) });
+    const run = () => ({ order: structuredClone(m.updateOrder(req.params.id, patch)) });
     return body.idempotency_key ? once(m, `orders/${req.params.id}`, body, run) : run();
   });
 

@@ -85,6 +85,39 @@ function squareControl(stores: Record<Environment, SquareStore>, ctx: SandboxCon
     },
     snapshot: (shop) => snapshot(find(shop)),
     adjustStock: (shop, change) => asControlError(() => find(shop).adjust(change.sku, change.location, change)),
-    placeOrder: (shop, order) => asControlError(() => ({ orderId: find(shop).sell(order.lines, order.location).id })),
+    placeOrder: (shop, order) =>
+      asControlError(() => {
+        const merchant = find(shop);
+        if (!order.fulfillmentType) return { orderId: merchant.sell(order.lines, order.location).id };
+        return {
+          orderId: merchant.placeOnline({
+            lines: order.lines,
+            location: order.location,
+            fulfillmentType: order.fulfillmentType,
+            customer: order.customer,
+            paid: order.paid,
+          }).id,
+        };
+      }),
+    cancelOrder: (shop, orderId, body) =>
+      asControlError(() => {
+        const merchant = find(shop);
+        const { order, refunds } = merchant.cancelAsSeller(orderId, {
+          refund: body.refund !== false,
+          reason: typeof body.reason === 'string' ? body.reason : undefined,
+        });
+        for (const r of refunds) setTimeout(() => merchant.settleRefund(r.id), 200).unref();
+        return { orderId: order.id, state: order.state, refunds: refunds.map((r) => r.id) };
+      }),
+    action: (shop, action, body) => {
+      const input = (body ?? {}) as { order_id?: unknown };
+      if (action !== 'pay' || typeof input.order_id !== 'string')
+        throw Object.assign(new Error(`Unknown action ${action} (pay takes {"order_id"})`), { statusCode: 404 });
+      const orderId = input.order_id;
+      return asControlError(() => {
+        const order = find(shop).pay(orderId);
+        return { orderId: order.id, state: order.state, version: order.version };
+      });
+    },
   };
 }

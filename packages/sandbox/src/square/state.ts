@@ -124,10 +124,18 @@ export interface Refund extends Json {
   amount_money: Money;
 }
 
+/** One fulfillment's state change, as order.fulfillment.updated reports it. */
+export interface FulfillmentUpdate {
+  fulfillment_uid: string;
+  old_state?: string;
+  new_state: string;
+}
+
 /** What an inventory or order change tells the app (turned into webhooks by the simulator). */
 export type SquareEvent =
   | { type: 'inventory.count.updated'; counts: InventoryCount[] }
   | { type: 'order.created' | 'order.updated'; order: Order }
+  | { type: 'order.fulfillment.updated'; order: Order; updates: FulfillmentUpdate[] }
   | { type: 'refund.created' | 'refund.updated'; refund: Refund }
   | { type: 'catalog.version.updated'; updatedAt: string };
 
@@ -168,6 +176,8 @@ export class Merchant {
   order: string[] = [];
   counts = new Map<string, CountRecord>();
   orders = new Map<string, Order>();
+  /** Orders whose lines have moved IN_STOCK → SOLD (and not back): automatic tracking moves each once. */
+  stockMoved = new Set<string>();
   payments = new Map<string, Payment>();
   refunds = new Map<string, Refund>();
   /** idempotency_key → the request's fingerprint and the answer given. */
@@ -215,6 +225,7 @@ export class Merchant {
     this.order = [];
     this.counts.clear();
     this.orders.clear();
+    this.stockMoved.clear();
     this.payments.clear();
     this.refunds.clear();
     this.idempotency.clear();
@@ -325,7 +336,9 @@ export class Merchant {
         ];
         order.source = { name: 'Square Online' };
       }
+      // Paid before the seeded counts were taken: their stock has moved already.
       this.orders.set(order.id, order);
+      this.stockMoved.add(order.id);
     }
   }
 
@@ -698,6 +711,88 @@ export class Merchant {
   }
 
   // ---- Orders ----------------------------------------------------------------------------------------
+  //
+  // Stock follows Square's automatic inventory tracking: an order moves its catalog lines IN_STOCK → SOLD at
+  // its location once, when it is fully paid (a POS sale is paid and COMPLETED at once; a Square Online
+  // pickup or shipment order is paid at checkout and stays OPEN until fulfilled; an unpaid one moves when it
+  // is paid or completed). An order cancelled by the seller in Square's Order Manager puts the units it had
+  // moved back (SOLD → IN_STOCK); the API cannot cancel a paid order at all.
+
+  /** A line item as Square renders it: catalog name and price, and the line's computed money. */
+  private lineItem(variation: CatalogObject, quantity: number, uid?: string): Json {
+    const data = variation.item_variation_data as Json;
+    const item = this.objects.get(String(data.item_id));
+    const price = data.price_money as Money;
+    const total = { amount: price.amount * quantity, currency: price.currency };
+    return {
+      uid: uid ?? squareId.uid(this.rng),
+      catalog_object_id: variation.id,
+      catalog_version: variation.version,
+      quantity: String(quantity),
+      name: String(item?.item_data?.name ?? data.name),
+      variation_name: String(data.name),
+      item_type: 'ITEM',
+      base_price_money: price,
+      variation_total_price_money: total,
+      gross_sales_money: total,
+      total_tax_money: { amount: 0, currency: price.currency },
+      total_discount_money: { amount: 0, currency: price.currency },
+      total_money: total,
+    };
+  }
+
+  /** Recomputes an order's totals from its lines and what has been paid. */
+  private totals(order: Order) {
+    const sum = (key: string) =>
+      order.line_items.reduce((s, l) => s + Number((l[key] as Money | undefined)?.amount ?? 0), 0);
+    const money = (amount: number) => ({ amount, currency: this.currency });
+    const total = sum('total_money');
+    const paid = order.tenders.reduce((s, t) => s + Number((t.amount_money as Money | undefined)?.amount ?? 0), 0);
+    order.total_money = money(total);
+    order.total_tax_money = money(sum('total_tax_money'));
+    order.total_discount_money = money(sum('total_discount_money'));
+    order.total_tip_money = money(0);
+    order.total_service_charge_money = money(0);
+    order.net_amount_due_money = money(Math.max(0, total - paid));
+    order.net_amounts = {
+      total_money: money(total),
+      tax_money: money(sum('total_tax_money')),
+      discount_money: money(sum('total_discount_money')),
+      tip_money: money(0),
+      service_charge_money: money(0),
+    };
+  }
+
+  /** A captured card payment for the whole amount due, recorded as the order's tender. */
+  private payInFull(order: Order, at: string) {
+    const due = order.net_amount_due_money as Money;
+    const paymentId = squareId.payment(this.rng);
+    const money = { amount: due.amount, currency: due.currency };
+    this.payments.set(paymentId, {
+      id: paymentId,
+      order_id: order.id,
+      location_id: order.location_id,
+      receipt_number: paymentId.slice(0, 4),
+      amount_money: money,
+      total_money: money,
+      refunded_money: { amount: 0, currency: due.currency },
+      status: 'COMPLETED',
+      source_type: 'CARD',
+      created_at: at,
+      updated_at: at,
+    });
+    order.tenders.push({
+      id: paymentId,
+      location_id: order.location_id,
+      transaction_id: order.id,
+      created_at: at,
+      amount_money: money,
+      type: 'CARD',
+      card_details: { status: 'CAPTURED', entry_method: 'KEYED' },
+      payment_id: paymentId,
+    });
+    this.totals(order);
+  }
 
   private buildOrder(
     locationId: string,
@@ -706,44 +801,7 @@ export class Merchant {
     state: 'OPEN' | 'COMPLETED',
   ): Order {
     const id = squareId.order(this.rng);
-    const lineItems = lines.map(({ variation, quantity }) => {
-      const data = variation.item_variation_data as Json;
-      const item = this.objects.get(String(data.item_id));
-      const price = data.price_money as Money;
-      const total = { amount: price.amount * quantity, currency: price.currency };
-      return {
-        uid: squareId.uid(this.rng),
-        catalog_object_id: variation.id,
-        catalog_version: variation.version,
-        quantity: String(quantity),
-        name: String(item?.item_data?.name ?? data.name),
-        variation_name: String(data.name),
-        item_type: 'ITEM',
-        base_price_money: price,
-        gross_sales_money: total,
-        total_tax_money: { amount: 0, currency: price.currency },
-        total_discount_money: { amount: 0, currency: price.currency },
-        total_money: total,
-      };
-    });
-    const amount = lineItems.reduce((sum, l) => sum + l.total_money.amount, 0);
-    const money = { amount, currency: this.currency };
-    const paymentId = squareId.payment(this.rng);
-    const payment: Payment = {
-      id: paymentId,
-      order_id: id,
-      location_id: locationId,
-      receipt_number: paymentId.slice(0, 4),
-      amount_money: money,
-      total_money: money,
-      refunded_money: { amount: 0, currency: this.currency },
-      status: 'COMPLETED',
-      source_type: 'CARD',
-      created_at: at,
-      updated_at: at,
-    };
-    this.payments.set(paymentId, payment);
-    return {
+    const order: Order = {
       id,
       location_id: locationId,
       source: { name: 'Square Point of Sale' },
@@ -752,36 +810,21 @@ export class Merchant {
       created_at: at,
       updated_at: at,
       ...(state === 'COMPLETED' ? { closed_at: at } : {}),
-      line_items: lineItems,
+      line_items: lines.map(({ variation, quantity }) => this.lineItem(variation, quantity)),
       fulfillments: [],
-      tenders: [
-        {
-          id: paymentId,
-          location_id: locationId,
-          transaction_id: id,
-          created_at: at,
-          amount_money: money,
-          type: 'CARD',
-          card_details: { status: 'CAPTURED', entry_method: 'EMV' },
-          payment_id: paymentId,
-        },
-      ],
+      tenders: [],
       refunds: [],
-      total_money: money,
-      total_tax_money: { amount: 0, currency: this.currency },
-      total_discount_money: { amount: 0, currency: this.currency },
-      net_amount_due_money: { amount: 0, currency: this.currency },
+      total_money: { amount: 0, currency: this.currency },
     };
+    this.totals(order);
+    this.payInFull(order, at);
+    return order;
   }
 
-  /** A POS sale at a location: a paid, completed order; stock moves IN_STOCK → SOLD. */
-  sell(lines: { sku: string; quantity: number }[], locationId?: string): Order {
-    const location = locationId ? this.location(locationId) : this.locations[0];
-    if (!location)
-      throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Location ${locationId} not found.`);
-    if (lines.length === 0)
+  private resolveLines(lines: { sku: string; quantity: number }[]) {
+    if (!Array.isArray(lines) || lines.length === 0)
       throw invalid('MISSING_REQUIRED_PARAMETER', 'An order needs at least one line.', 'line_items');
-    const resolved = lines.map((l) => {
+    return lines.map((l) => {
       const variation = this.variationBySku(l.sku);
       if (!variation)
         throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `No variation with SKU ${l.sku}.`);
@@ -789,6 +832,14 @@ export class Merchant {
         throw invalid('INVALID_VALUE', 'Quantity must be a positive integer.');
       return { variation, quantity: l.quantity };
     });
+  }
+
+  /** A POS sale at a location: a paid, completed order; stock moves IN_STOCK → SOLD. */
+  sell(lines: { sku: string; quantity: number }[], locationId?: string): Order {
+    const location = locationId ? this.location(locationId) : this.locations[0];
+    if (!location)
+      throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Location ${locationId} not found.`);
+    const resolved = this.resolveLines(lines);
     const order = this.buildOrder(location.id, resolved, this.now(), 'COMPLETED');
     this.orders.set(order.id, order);
     this.emit({ type: 'order.created', order });
@@ -796,8 +847,243 @@ export class Merchant {
     return order;
   }
 
-  /** With automatic inventory tracking, a completed order moves its quantities IN_STOCK → SOLD. */
+  /**
+   * CreateOrder: an OPEN (or DRAFT) order at a location, with catalog or ad hoc lines and PICKUP or SHIPMENT
+   * fulfillments (each starts PROPOSED). Unpaid, so no stock moves yet.
+   */
+  createOrder(input: Json, source: { name: string } = { name: 'Switchyard' }): Order {
+    const locationId = input.location_id;
+    if (typeof locationId !== 'string' || locationId === '')
+      throw invalid('MISSING_REQUIRED_PARAMETER', 'Field `order.location_id` is required.', 'order.location_id');
+    if (!this.location(locationId))
+      throw new SquareError(
+        404,
+        'INVALID_REQUEST_ERROR',
+        'NOT_FOUND',
+        `Location \`${locationId}\` not found.`,
+        'order.location_id',
+      );
+    const state = input.state ?? 'OPEN';
+    if (state !== 'OPEN' && state !== 'DRAFT')
+      throw invalid('INVALID_VALUE', 'A new order is OPEN or DRAFT.', 'order.state');
+    const rawLines = Array.isArray(input.line_items) ? (input.line_items as Json[]) : [];
+    const lineItems = rawLines.map((raw, i) => {
+      const field = `order.line_items[${i}]`;
+      const quantityText = String(raw.quantity ?? '');
+      if (!/^\d+$/.test(quantityText) || Number(quantityText) < 1)
+        throw invalid('INVALID_VALUE', 'Quantity must be a positive whole number.', `${field}.quantity`);
+      const quantity = Number(quantityText);
+      const uid = typeof raw.uid === 'string' && raw.uid ? raw.uid : undefined;
+      if (raw.catalog_object_id !== undefined) {
+        const variation = this.objects.get(String(raw.catalog_object_id));
+        if (!variation || variation.is_deleted || variation.type !== 'ITEM_VARIATION')
+          throw invalid(
+            'INVALID_VALUE',
+            `Item variation \`${String(raw.catalog_object_id)}\` not found.`,
+            `${field}.catalog_object_id`,
+          );
+        return { ...this.lineItem(variation, quantity, uid), ...(raw.note ? { note: String(raw.note) } : {}) };
+      }
+      const price = raw.base_price_money as Money | undefined;
+      if (typeof raw.name !== 'string' || !price || !Number.isInteger(price.amount))
+        throw invalid(
+          'MISSING_REQUIRED_PARAMETER',
+          'An ad hoc line item needs a name and base_price_money.',
+          `${field}.base_price_money`,
+        );
+      if (price.currency !== this.currency)
+        throw invalid('INVALID_VALUE', `Currency must be ${this.currency}.`, `${field}.base_price_money.currency`);
+      const total = { amount: price.amount * quantity, currency: price.currency };
+      return {
+        uid: uid ?? squareId.uid(this.rng),
+        quantity: quantityText,
+        name: raw.name,
+        item_type: 'CUSTOM_AMOUNT',
+        base_price_money: price,
+        variation_total_price_money: total,
+        gross_sales_money: total,
+        total_tax_money: { amount: 0, currency: price.currency },
+        total_discount_money: { amount: 0, currency: price.currency },
+        total_money: total,
+      };
+    });
+    if (lineItems.length === 0 && state === 'OPEN')
+      throw invalid('MISSING_REQUIRED_PARAMETER', 'An order needs at least one line item.', 'order.line_items');
+    const at = this.now();
+    const fulfillments = (Array.isArray(input.fulfillments) ? (input.fulfillments as Json[]) : []).map((f, i) =>
+      this.newFulfillment(f, `order.fulfillments[${i}]`, at),
+    );
+    const order: Order = {
+      id: squareId.order(this.rng),
+      location_id: locationId,
+      ...(typeof input.reference_id === 'string' ? { reference_id: input.reference_id } : {}),
+      ...(typeof input.customer_id === 'string' ? { customer_id: input.customer_id } : {}),
+      ...(typeof input.ticket_name === 'string' ? { ticket_name: input.ticket_name } : {}),
+      ...(input.metadata && typeof input.metadata === 'object' ? { metadata: input.metadata as Json } : {}),
+      source,
+      state: state as 'OPEN' | 'DRAFT',
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      line_items: lineItems,
+      fulfillments,
+      tenders: [],
+      refunds: [],
+      total_money: { amount: 0, currency: this.currency },
+    };
+    this.totals(order);
+    this.orders.set(order.id, order);
+    this.emit({ type: 'order.created', order });
+    return order;
+  }
+
+  /** A fulfillment as CreateOrder / UpdateOrder take it: PICKUP needs a recipient and a time, SHIPMENT a recipient. */
+  private newFulfillment(f: Json, field: string, at: string): Json {
+    const uid = typeof f.uid === 'string' && f.uid ? f.uid : squareId.uid(this.rng);
+    const base = {
+      uid,
+      type: f.type,
+      state: 'PROPOSED',
+      line_item_application: f.line_item_application ?? 'ALL',
+      ...(Array.isArray(f.entries) ? { entries: f.entries } : {}),
+    };
+    const recipientOf = (details: Json, path: string) => {
+      const recipient = details.recipient as Json | undefined;
+      if (!recipient?.display_name && !recipient?.customer_id)
+        throw invalid(
+          'MISSING_REQUIRED_PARAMETER',
+          'A fulfillment recipient needs a display_name or customer_id.',
+          `${path}.recipient`,
+        );
+      return recipient;
+    };
+    if (f.type === 'PICKUP') {
+      const details = (f.pickup_details ?? {}) as Json;
+      const path = `${field}.pickup_details`;
+      const recipient = recipientOf(details, path);
+      const schedule = details.schedule_type ?? 'SCHEDULED';
+      if (schedule !== 'SCHEDULED' && schedule !== 'ASAP')
+        throw invalid('INVALID_ENUM_VALUE', 'schedule_type is SCHEDULED or ASAP.', `${path}.schedule_type`);
+      if (schedule === 'SCHEDULED' && typeof details.pickup_at !== 'string')
+        throw invalid(
+          'MISSING_REQUIRED_PARAMETER',
+          'pickup_at is required for a SCHEDULED pickup.',
+          `${path}.pickup_at`,
+        );
+      if (details.pickup_at !== undefined && Number.isNaN(Date.parse(String(details.pickup_at))))
+        throw invalid('INVALID_TIME', 'pickup_at is not an RFC 3339 timestamp.', `${path}.pickup_at`);
+      return {
+        ...base,
+        pickup_details: {
+          ...details,
+          recipient,
+          schedule_type: schedule,
+          is_curbside_pickup: details.is_curbside_pickup === true,
+          placed_at: at,
+        },
+      };
+    }
+    if (f.type === 'SHIPMENT') {
+      const details = (f.shipment_details ?? {}) as Json;
+      const recipient = recipientOf(details, `${field}.shipment_details`);
+      return { ...base, shipment_details: { ...details, recipient, placed_at: at } };
+    }
+    throw invalid('INVALID_VALUE', 'A fulfillment type is PICKUP or SHIPMENT.', `${field}.type`);
+  }
+
+  /**
+   * A Square Online order (what a buyer's checkout creates): a PICKUP (curbside or not) or SHIPMENT order
+   * at the location, paid at checkout unless `paid` is false (pay at pickup). Paying moves the stock.
+   */
+  placeOnline(input: {
+    lines: { sku: string; quantity: number }[];
+    location?: string;
+    fulfillmentType: 'ship' | 'pickup' | 'curbside_pickup';
+    customer?: { name?: string; email?: string; phone?: string };
+    paid?: boolean;
+  }): Order {
+    const location = input.location ? this.location(input.location) : this.locations[0];
+    if (!location)
+      throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Location ${input.location} not found.`);
+    const resolved = this.resolveLines(input.lines);
+    const recipient = {
+      display_name: input.customer?.name ?? 'Pat Buyer',
+      email_address: input.customer?.email ?? 'pat.buyer@example.com',
+      ...(input.customer?.phone ? { phone_number: input.customer.phone } : {}),
+    };
+    const fulfillment =
+      input.fulfillmentType === 'ship'
+        ? {
+            type: 'SHIPMENT',
+            shipment_details: {
+              recipient: {
+                ...recipient,
+                address: {
+                  address_line_1: '500 Electric Ave',
+                  locality: 'Portland',
+                  administrative_district_level_1: 'OR',
+                  postal_code: '97205',
+                  country: 'US',
+                },
+              },
+            },
+          }
+        : {
+            type: 'PICKUP',
+            pickup_details: {
+              recipient,
+              schedule_type: 'SCHEDULED',
+              pickup_at: new Date(Date.now() + 60 * 60 * 1000).toISOString(),
+              prep_time_duration: 'PT20M',
+              ...(input.fulfillmentType === 'curbside_pickup'
+                ? { is_curbside_pickup: true, curbside_pickup_details: { curbside_details: 'Blue hatchback, bay 2' } }
+                : {}),
+            },
+          };
+    const order = this.createOrder(
+      {
+        location_id: location.id,
+        line_items: resolved.map(({ variation, quantity }) => ({
+          catalog_object_id: variation.id,
+          quantity: String(quantity),
+        })),
+        fulfillments: [fulfillment],
+      },
+      { name: 'Square Online' },
+    );
+    return input.paid === false ? order : this.pay(order.id);
+  }
+
+  /**
+   * The buyer pays the whole amount due (at checkout, or at the counter on pickup): a card tender is added,
+   * an order without fulfillments becomes COMPLETED, and its stock moves IN_STOCK → SOLD.
+   */
+  pay(orderId: string): Order {
+    const order = this.orders.get(orderId);
+    if (!order) throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Order \`${orderId}\` not found.`);
+    if (order.state !== 'OPEN') throw invalid('BAD_REQUEST', `An order in state ${order.state} cannot be paid.`);
+    if ((order.net_amount_due_money as Money).amount === 0) return order;
+    const at = this.now();
+    this.payInFull(order, at);
+    if (order.fulfillments.length === 0) {
+      order.state = 'COMPLETED';
+      order.closed_at = at;
+    }
+    order.version += 1;
+    order.updated_at = at;
+    this.emit({ type: 'order.updated', order });
+    this.decrement(order);
+    return order;
+  }
+
+  /** With automatic inventory tracking, a paid order moves its quantities IN_STOCK → SOLD (once). */
   private decrement(order: Order) {
+    if (this.stockMoved.has(order.id)) return;
+    this.stockMoved.add(order.id);
+    this.moveStock(order, 'IN_STOCK', 'SOLD');
+  }
+
+  private moveStock(order: Order, from: string, to: string) {
     const at = new Date().toISOString();
     const changes = order.line_items
       .filter((l) => typeof l.catalog_object_id === 'string' && this.objects.has(l.catalog_object_id))
@@ -806,8 +1092,8 @@ export class Merchant {
         adjustment: {
           catalog_object_id: l.catalog_object_id,
           location_id: order.location_id,
-          from_state: 'IN_STOCK',
-          to_state: 'SOLD',
+          from_state: from,
+          to_state: to,
           quantity: String(l.quantity),
           occurred_at: at,
         },
@@ -815,9 +1101,23 @@ export class Merchant {
     if (changes.length > 0) this.applyChanges(changes, false);
   }
 
+  /** Sets a fulfillment's state with the timestamp Square records for it. */
+  private setFulfillmentState(f: Json, state: string, at: string) {
+    f.state = state;
+    const details = (f.type === 'PICKUP' ? f.pickup_details : f.shipment_details) as Json | undefined;
+    if (!details) return;
+    const stamp: Record<string, string> =
+      f.type === 'PICKUP'
+        ? { RESERVED: 'accepted_at', PREPARED: 'ready_at', COMPLETED: 'picked_up_at', CANCELED: 'canceled_at' }
+        : { RESERVED: 'in_progress_at', PREPARED: 'packaged_at', COMPLETED: 'shipped_at', CANCELED: 'canceled_at' };
+    const key = stamp[state];
+    if (key) details[key] ??= at;
+  }
+
   /**
    * UpdateOrder, sparse: fulfillments are matched by uid (new uids are added) and `state` may change.
-   * The version must match; COMPLETED and CANCELED orders cannot be changed.
+   * The version must match; COMPLETED and CANCELED orders cannot be changed; a paid order cannot be
+   * CANCELED and an order that is not fully paid cannot be COMPLETED.
    */
   updateOrder(orderId: string, patch: Json): Order {
     const order = this.orders.get(orderId);
@@ -831,68 +1131,132 @@ export class Merchant {
       throw invalid('BAD_REQUEST', `An order in state ${order.state} cannot be updated.`, 'order.state');
     }
     const next = structuredClone(order);
+    const at = this.now();
     const fulfillments = Array.isArray(patch.fulfillments) ? (patch.fulfillments as Json[]) : [];
-    const order_ = ['PROPOSED', 'RESERVED', 'PREPARED', 'COMPLETED'];
-    for (const f of fulfillments) {
+    const updates: FulfillmentUpdate[] = [];
+    const flow = ['PROPOSED', 'RESERVED', 'PREPARED', 'COMPLETED'];
+    fulfillments.forEach((f, i) => {
       const existing = next.fulfillments.find((x) => x.uid === f.uid);
       const state = f.state === undefined ? undefined : String(f.state);
-      if (state !== undefined && !order_.includes(state) && state !== 'CANCELED' && state !== 'FAILED') {
-        throw invalid('INVALID_ENUM_VALUE', `Unknown fulfillment state ${state}.`, 'order.fulfillments.state');
+      if (state !== undefined && !flow.includes(state) && state !== 'CANCELED' && state !== 'FAILED') {
+        throw invalid('INVALID_ENUM_VALUE', `Unknown fulfillment state ${state}.`, `order.fulfillments[${i}].state`);
       }
       if (existing) {
         const from = String(existing.state);
         if (from === 'COMPLETED' || from === 'CANCELED' || from === 'FAILED') {
-          throw invalid('BAD_REQUEST', `A fulfillment in state ${from} cannot change.`, 'order.fulfillments.state');
+          throw invalid(
+            'BAD_REQUEST',
+            `A fulfillment in state ${from} cannot change.`,
+            `order.fulfillments[${i}].state`,
+          );
         }
-        if (state && order_.includes(state) && order_.indexOf(state) < order_.indexOf(from)) {
+        if (state && flow.includes(state) && flow.indexOf(state) < flow.indexOf(from)) {
           throw invalid(
             'BAD_REQUEST',
             `A fulfillment cannot move from ${from} back to ${state}.`,
-            'order.fulfillments.state',
+            `order.fulfillments[${i}].state`,
           );
         }
-        Object.assign(
-          existing,
-          f,
-          f.shipment_details && existing.shipment_details
-            ? { shipment_details: { ...(existing.shipment_details as Json), ...(f.shipment_details as Json) } }
-            : {},
-        );
-      } else {
-        if (f.type !== 'SHIPMENT' && f.type !== 'PICKUP') {
-          throw invalid('INVALID_VALUE', 'A new fulfillment needs type SHIPMENT or PICKUP.', 'order.fulfillments.type');
+        const { state: _s, pickup_details, shipment_details, ...rest } = f;
+        Object.assign(existing, rest);
+        if (pickup_details && existing.pickup_details)
+          existing.pickup_details = { ...(existing.pickup_details as Json), ...(pickup_details as Json) };
+        if (shipment_details && existing.shipment_details)
+          existing.shipment_details = { ...(existing.shipment_details as Json), ...(shipment_details as Json) };
+        if (state && state !== from) {
+          this.setFulfillmentState(existing, state, at);
+          updates.push({ fulfillment_uid: String(existing.uid), old_state: from, new_state: state });
         }
-        next.fulfillments.push({
-          uid: f.uid ?? squareId.uid(this.rng),
-          state: 'PROPOSED',
-          line_item_application: 'ALL',
-          ...f,
-        });
+      } else {
+        const created = this.newFulfillment(f, `order.fulfillments[${i}]`, at);
+        next.fulfillments.push(created);
+        updates.push({ fulfillment_uid: String(created.uid), new_state: 'PROPOSED' });
+        if (state && state !== 'PROPOSED') {
+          this.setFulfillmentState(created, state, at);
+          updates.push({ fulfillment_uid: String(created.uid), old_state: 'PROPOSED', new_state: state });
+        }
       }
-    }
-    const at = this.now();
-    for (const f of next.fulfillments) {
-      if (f.state === 'COMPLETED' && f.type === 'SHIPMENT') {
-        const details = (f.shipment_details ?? {}) as Json;
-        details.shipped_at ??= at;
-        f.shipment_details = details;
-      }
-    }
+    });
     let completed = false;
     if (patch.state !== undefined && patch.state !== next.state) {
-      if (patch.state !== 'COMPLETED' && patch.state !== 'CANCELED') {
-        throw invalid('INVALID_VALUE', `An OPEN order can become COMPLETED or CANCELED.`, 'order.state');
+      if (patch.state === 'CANCELED') {
+        if (next.tenders.length > 0)
+          throw invalid('BAD_REQUEST', 'Orders cannot be canceled after payments have been processed.', 'order.state');
+        for (const f of next.fulfillments) {
+          const from = String(f.state);
+          if (from === 'COMPLETED' || from === 'CANCELED' || from === 'FAILED') continue;
+          this.setFulfillmentState(f, 'CANCELED', at);
+          updates.push({ fulfillment_uid: String(f.uid), old_state: from, new_state: 'CANCELED' });
+        }
+      } else if (patch.state === 'COMPLETED') {
+        if ((next.net_amount_due_money as Money).amount > 0)
+          throw invalid('BAD_REQUEST', 'An order must be fully paid before it is COMPLETED.', 'order.state');
+        completed = true;
+      } else {
+        throw invalid('INVALID_VALUE', 'An OPEN order can become COMPLETED or CANCELED.', 'order.state');
       }
       next.state = patch.state;
       next.closed_at = at;
-      completed = patch.state === 'COMPLETED';
     }
     next.version += 1;
     next.updated_at = at;
     this.orders.set(next.id, next);
     this.emit({ type: 'order.updated', order: next });
+    if (updates.length > 0) this.emit({ type: 'order.fulfillment.updated', order: next, updates });
     if (completed) this.decrement(next);
     return next;
+  }
+
+  /**
+   * What the seller does in Square's Order Manager (Cancel items → all, then refund): the order and its open
+   * fulfillments become CANCELED, the units a paid order had moved go back IN_STOCK at its location, and
+   * (unless `refund` is false) what was paid is refunded. A COMPLETED order is returned, not cancelled.
+   */
+  cancelAsSeller(
+    orderId: string,
+    options: { refund?: boolean; reason?: string } = {},
+  ): { order: Order; refunds: Refund[] } {
+    const order = this.orders.get(orderId);
+    if (!order) throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Order \`${orderId}\` not found.`);
+    if (order.state !== 'OPEN')
+      throw invalid('BAD_REQUEST', `An order in state ${order.state} cannot be canceled.`, 'order.state');
+    const at = this.now();
+    const updates: FulfillmentUpdate[] = [];
+    for (const f of order.fulfillments) {
+      const from = String(f.state);
+      if (from === 'COMPLETED' || from === 'CANCELED' || from === 'FAILED') continue;
+      this.setFulfillmentState(f, 'CANCELED', at);
+      const details = (f.pickup_details ?? f.shipment_details) as Json | undefined;
+      if (details) details.cancel_reason = (options.reason ?? 'Customer cancellation request').slice(0, 100);
+      updates.push({ fulfillment_uid: String(f.uid), old_state: from, new_state: 'CANCELED' });
+    }
+    order.state = 'CANCELED';
+    order.closed_at = at;
+    order.version += 1;
+    order.updated_at = at;
+    this.emit({ type: 'order.updated', order });
+    if (updates.length > 0) this.emit({ type: 'order.fulfillment.updated', order, updates });
+    if (this.stockMoved.delete(order.id)) this.moveStock(order, 'SOLD', 'IN_STOCK');
+    const refunds: Refund[] = [];
+    if (options.refund !== false) {
+      for (const t of order.tenders) {
+        const payment = this.payments.get(String(t.id));
+        if (!payment) continue;
+        const pending = [...this.refunds.values()]
+          .filter((r) => r.payment_id === payment.id && (r.status === 'PENDING' || r.status === 'COMPLETED'))
+          .reduce((sum, r) => sum + r.amount_money.amount, 0);
+        const left = payment.amount_money.amount - pending;
+        if (left > 0)
+          refunds.push(
+            this.refund({
+              paymentId: payment.id,
+              amount: { amount: left, currency: payment.amount_money.currency },
+              reason: 'Canceled order',
+            }),
+          );
+      }
+    }
+    return { order, refunds };
   }
 
   // ---- Refunds ---------------------------------------------------------------------------------------

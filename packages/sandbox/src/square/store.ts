@@ -21,6 +21,7 @@ const EVENT_SCOPE: Record<string, string | null> = {
   'inventory.count.updated': 'INVENTORY_READ',
   'order.created': 'ORDERS_READ',
   'order.updated': 'ORDERS_READ',
+  'order.fulfillment.updated': 'ORDERS_READ',
   'refund.created': 'PAYMENTS_READ',
   'refund.updated': 'PAYMENTS_READ',
   'catalog.version.updated': 'ITEMS_READ',
@@ -188,22 +189,25 @@ export class SquareStore {
         object: { catalog_version: { updated_at: event.updatedAt } },
       });
     } else if ('order' in event) {
+      // Square's order events are thin: which order, its state and version (fetch the order for the rest).
       const { order } = event;
-      const key = event.type === 'order.created' ? 'order_created' : 'order_updated';
-      this.send(merchantId, event.type, {
-        type: 'order',
-        id: order.id,
-        object: {
-          [key]: {
-            order_id: order.id,
-            location_id: order.location_id,
-            state: order.state,
-            version: order.version,
-            created_at: order.created_at,
-            updated_at: order.updated_at,
-          },
-        },
-      });
+      const common = {
+        created_at: order.created_at,
+        location_id: order.location_id,
+        order_id: order.id,
+        state: order.state,
+        version: order.version,
+      };
+      let key = 'order_created';
+      let object: Record<string, unknown> = common;
+      if (event.type === 'order.updated') {
+        key = 'order_updated';
+        object = { ...common, updated_at: order.updated_at };
+      } else if (event.type === 'order.fulfillment.updated') {
+        key = 'order_fulfillment_updated';
+        object = { ...common, updated_at: order.updated_at, fulfillment_update: event.updates };
+      }
+      this.send(merchantId, event.type, { type: key, id: order.id, object: { [key]: object } });
     } else {
       this.send(merchantId, event.type, { type: 'refund', id: event.refund.id, object: { refund: event.refund } });
     }
