@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Location, type LocationAddress, LocationInput } from './inventory.ts';
+import { ChannelType } from './channels.ts';
+import { Location, LocationAddress, LocationInput } from './inventory.ts';
 
 /**
  * Locations (issue 6) beyond the shared shapes in inventory.ts: the list answer and the screen's form.
@@ -103,4 +104,76 @@ export function formToLocationInput(form: z.output<typeof LocationForm>) {
     priority: form.priority,
     address,
   };
+}
+
+// ------------------------------------------------------------------ locations from a channel (issue 19)
+
+/**
+ * Where a live channel's locations stand against ours (tRPC `locations.mappingStatus`), from the saved
+ * location map: `mapped` channel locations name one of our locations; `unmapped` ones feed the channel but
+ * name none, so their stock is not imported. `offer`: a Shopify or BigCommerce channel none of whose
+ * locations maps to ours, which can make our locations from its own.
+ */
+export const ChannelMappingStatus = z.object({
+  channelId: z.string(),
+  type: ChannelType,
+  name: z.string(),
+  mapped: z.number().int(),
+  unmapped: z.number().int(),
+  offer: z.boolean(),
+});
+export type ChannelMappingStatus = z.infer<typeof ChannelMappingStatus>;
+
+/** One location of ours to make from a channel location: what the channel says, the store id editable. */
+export const ChannelLocationDraft = z.object({
+  externalLocationId: z.string().min(1).max(300),
+  name: LocationInput.shape.name,
+  store_id: LocationInput.shape.store_id,
+  ships: z.boolean(),
+  pickup: z.boolean(),
+  address: LocationAddress,
+});
+export type ChannelLocationDraft = z.infer<typeof ChannelLocationDraft>;
+
+/** tRPC `locations.channelDrafts` ({ channelId }): the channel's unmapped active locations as drafts. */
+export const ChannelLocationDrafts = z.object({
+  channelId: z.string(),
+  drafts: z.array(ChannelLocationDraft),
+});
+export type ChannelLocationDrafts = z.infer<typeof ChannelLocationDrafts>;
+
+/** tRPC `locations.createFromChannel`: makes the locations, maps the channel to them, queues an import. */
+export const CreateLocationsFromChannelInput = z.object({
+  channelId: z.string().min(1),
+  locations: z.array(ChannelLocationDraft).min(1, 'Choose at least one location').max(200),
+});
+export type CreateLocationsFromChannelInput = z.infer<typeof CreateLocationsFromChannelInput>;
+
+export const CreatedLocationsFromChannel = z.object({
+  locations: z.array(Location),
+  /** The catalog import that takes the channel's stock; null when none could be queued. */
+  syncId: z.number().int().nullable(),
+});
+export type CreatedLocationsFromChannel = z.infer<typeof CreatedLocationsFromChannel>;
+
+/** What an import (and the products screen) says of channel locations whose stock has nowhere to land. */
+export const unmappedStockText = (count: number, label: string) =>
+  `Stock at ${count} ${label} location${count === 1 ? '' : 's'} was not imported: map them`;
+
+/**
+ * A store id suggested for a location made from a channel's: its name in lower case, words joined by
+ * hyphens, unique among `taken` (a number appended).
+ */
+export function suggestStoreId(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 90) || 'location';
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
+  return id;
 }

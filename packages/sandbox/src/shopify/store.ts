@@ -43,6 +43,8 @@ export interface ShopLocation {
   name: string;
   isActive: boolean;
   fulfillsOnlineOrders: boolean;
+  /** Offers local pickup (Shopify's localPickupSettingsV2); the seeded shops' stores do, the warehouse not. */
+  pickup?: boolean;
   address: { address1: string; city: string; province: string; zip: string; countryCode: string };
   createdAt: string;
   updatedAt: string;
@@ -375,6 +377,7 @@ export class ShopifyStore {
         name: loc.name,
         isActive: true,
         fulfillsOnlineOrders: true,
+        pickup: loc.key !== 'warehouse',
         address: {
           address1: loc.address1,
           city: loc.city,

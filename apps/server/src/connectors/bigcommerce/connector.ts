@@ -171,6 +171,9 @@ export class BigCommerceConnector implements Connector {
       externalId: String(l.id),
       name: l.label,
       active: l.enabled,
+      // A physical location ships; one shown on the storefront serves pickup (BigCommerce's BOPIS).
+      ships: l.type_id === undefined ? undefined : l.type_id === 'PHYSICAL',
+      pickup: l.storefront_visibility,
       address: {
         address1: l.address?.address1,
         city: l.address?.city,

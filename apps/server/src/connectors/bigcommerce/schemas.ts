@@ -43,6 +43,9 @@ export const Location = z.object({
   code: z.string().optional(),
   label: z.string(),
   enabled: z.boolean(),
+  type_id: z.string().optional(),
+  /** Shown to shoppers as a pickup location. */
+  storefront_visibility: z.boolean().optional(),
   address: z
     .object({
       address1: z.string().optional(),

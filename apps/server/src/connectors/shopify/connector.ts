@@ -204,6 +204,8 @@ export class ShopifyConnector implements Connector {
           id: string;
           name: string;
           isActive: boolean;
+          fulfillsOnlineOrders: boolean;
+          localPickupSettingsV2: { pickupTime: string } | null;
           address: {
             address1: string | null;
             city: string | null;
@@ -214,7 +216,8 @@ export class ShopifyConnector implements Connector {
         }>;
       } = await this.client.request(
         `query($after: String) { locations(first: 100, after: $after, includeInactive: true) {
-          nodes { id name isActive address { address1 city province zip countryCode } } pageInfo { hasNextPage endCursor } } }`,
+          nodes { id name isActive fulfillsOnlineOrders localPickupSettingsV2 { pickupTime }
+            address { address1 city province zip countryCode } } pageInfo { hasNextPage endCursor } } }`,
         { after },
         302,
       );
@@ -223,6 +226,8 @@ export class ShopifyConnector implements Connector {
           externalId: l.id,
           name: l.name,
           active: l.isActive,
+          ships: l.fulfillsOnlineOrders,
+          pickup: l.localPickupSettingsV2 !== null,
           address: {
             address1: l.address.address1 ?? undefined,
             city: l.address.city ?? undefined,

@@ -209,10 +209,21 @@ export function parseSettingsSection<K extends ChannelSettingKey>(key: K, body: 
   return parsed.data;
 }
 
-function checkSection<K extends ChannelSettingKey>(key: K, section: ChannelSettings[K]) {
+function checkSection<K extends ChannelSettingKey>(key: K, section: ChannelSettings[K], type: ChannelType) {
   if (key === 'channel') {
     const seen = new Set<string>();
+    const stores = new Set<string>();
     for (const [i, m] of (section as ChannelSettings['channel']).locationMap.entries()) {
+      // Two Square stores cannot be one location of ours: each would sell the other's stock.
+      if (type === 'square' && m.storeId) {
+        if (stores.has(m.storeId)) {
+          throw new DomainError(
+            'VALIDATION',
+            `locationMap.${i}.storeId: another Square store is already that location`,
+          );
+        }
+        stores.add(m.storeId);
+      }
       if (seen.has(m.externalLocationId)) {
         throw new DomainError('VALIDATION', `locationMap.${i}.externalLocationId: ${m.externalName} is listed twice`);
       }
@@ -240,10 +251,10 @@ export async function updateSettings<K extends ChannelSettingKey>(
   body: unknown,
 ): Promise<ChannelDetail> {
   const section = parseSettingsSection(key, body);
-  checkSection(key, section);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(channels).where(own(actor, id)).for('update');
     if (!row) throw new DomainError('NOT_FOUND', NOT_FOUND);
+    checkSection(key, section, row.type);
     await tx
       .update(channels)
       .set({ settings: { ...DEFAULT_CHANNEL_SETTINGS, ...row.settings, [key]: section }, updatedAt: new Date() })

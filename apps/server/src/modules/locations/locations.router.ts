@@ -1,4 +1,8 @@
 import {
+  ChannelLocationDrafts,
+  ChannelMappingStatus,
+  CreatedLocationsFromChannel,
+  CreateLocationsFromChannelInput,
   DeletedLocation,
   IdInput,
   Location,
@@ -7,7 +11,9 @@ import {
   LocationPatch,
   LocationsQuery,
 } from '@switchyard/contracts';
+import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc/init.ts';
+import { channelDrafts, createLocationsFromChannel, mappingStatus } from './locations.channels.ts';
 import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from './locations.service.ts';
 
 export const locationsRouter = router({
@@ -31,4 +37,17 @@ export const locationsRouter = router({
     .input(IdInput)
     .output(DeletedLocation)
     .mutation(({ ctx, input }) => deleteLocation(ctx.services.db, ctx.actor, input.id)),
+  /** Each live channel's locations against ours: mapped, unmapped, and whether ours can be made from its. */
+  mappingStatus: authedProcedure
+    .output(z.array(ChannelMappingStatus))
+    .query(({ ctx }) => mappingStatus(ctx.services, ctx.actor)),
+  /** A Shopify or BigCommerce channel's unmapped locations, as locations of ours to make. */
+  channelDrafts: authedProcedure
+    .input(z.object({ channelId: z.string().min(1) }))
+    .output(ChannelLocationDrafts)
+    .query(({ ctx, input }) => channelDrafts(ctx.services, ctx.actor, input.channelId)),
+  createFromChannel: authedProcedure
+    .input(CreateLocationsFromChannelInput)
+    .output(CreatedLocationsFromChannel)
+    .mutation(({ ctx, input }) => createLocationsFromChannel(ctx.services, ctx.actor, input)),
 });

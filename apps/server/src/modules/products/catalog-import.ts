@@ -10,6 +10,7 @@ import {
   DEFAULT_FEATURES,
   type LocationMapping,
   type SyncTrigger,
+  unmappedStockText,
 } from '@switchyard/contracts';
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Connector, ProviderLocation, ProviderProduct } from '../../connectors/types.ts';
@@ -30,6 +31,7 @@ import { channelStock, inventoryMovements } from '../inventory/inventory.tables.
 import { applyMovements, type MovementInput, markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
+import { queueOrderImport } from '../orders/orders.import.ts';
 import {
   finishSync,
   recordSyncProgress,
@@ -205,6 +207,14 @@ export async function runCatalogImport(
     }
     throw err;
   }
+  // The channel's open orders come in once its catalog is here (their SKUs match), then by its cursor.
+  if (row.features?.orders) {
+    try {
+      await queueOrderImport(services, job.channelId);
+    } catch (err) {
+      services.logger.warn({ err, channelId: job.channelId }, 'order import after catalog import not queued');
+    }
+  }
   const settings = channelSettingsOf(row);
   if (settings.product.publishMissing) {
     try {
@@ -236,7 +246,9 @@ export async function importCatalog(
 
   // 1. Locations: Square's become ours; a platform's are mapped to ours by name.
   const providerLocations = await connector.listLocations();
-  const { mapped, remapped } = await importLocations(db, row, providerLocations, notes);
+  const { mapped, remapped, unmapped, adopted } = await importLocations(db, row, providerLocations, notes);
+  // Said where the merchant looks: the run's line, and the products screen (from the same map).
+  if (unmapped > 0) notes.push(`${unmappedStockText(unmapped, CHANNEL_LABELS[row.type])}.`);
 
   lap('locationsMs');
 
@@ -262,7 +274,9 @@ export async function importCatalog(
   lap('productsMs');
 
   // 3. Stock: what the channel holds at the locations that map to ours.
-  const stock = await importStock(db, row, connector, mapped, state.listed);
+  // A location Square's store just took over holds the stock it came with: Square's numbers seed nothing
+  // there (the engine pushes ours to Square instead), so no quantity changes and no stock moves twice.
+  const stock = await importStock(db, row, connector, mapped, state.listed, new Set(adopted));
   lap('stockMs');
 
   // 4. The engine pushes our numbers to the channel (and to the others where stock was seeded).
@@ -319,7 +333,7 @@ export async function importLocations(
   row: ChannelRow,
   providerLocations: ProviderLocation[],
   notes: string[],
-): Promise<{ mapped: MappedLocation[]; remapped: string[] }> {
+): Promise<{ mapped: MappedLocation[]; remapped: string[]; unmapped: number; adopted: string[] }> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(channels).where(eq(channels.id, row.id)).for('update');
     if (!locked) throw new DomainError('NOT_FOUND', 'Channel not found');
@@ -327,10 +341,27 @@ export async function importLocations(
     let map = settings.channel.locationMap;
     const ours = await tx.select().from(locations).where(eq(locations.accountId, row.accountId));
     const remapped: string[] = [];
+    let adoptedStores: string[] = [];
 
     if (row.type === 'square') {
+      // A Square store the merchant pointed at a location of ours, or one named like a location of ours
+      // that is no Square store (made from a Shopify or BigCommerce shop before Square came), is that
+      // location: it is mapped, not made again, and keeps its stock.
+      map = mergeLocationMap('square', map, providerLocations);
+      const adopted = adoptByName(map, providerLocations, ours);
+      map = adopted.map;
+      adoptedStores = adopted.storeIds;
+      if (adopted.count > 0) {
+        notes.push(
+          `${adopted.count} Square store${adopted.count === 1 ? '' : 's'} matched to your location${adopted.count === 1 ? '' : 's'} by name.`,
+        );
+      }
       const have = new Set(ours.map((l) => l.storeId));
-      const missing = providerLocations.filter((l) => l.active && !have.has(l.externalId));
+      const storeOf = new Map(map.map((m) => [m.externalLocationId, m.storeId]));
+      const missing = providerLocations.filter((l) => {
+        const storeId = storeOf.get(l.externalId);
+        return l.active && !(storeId && have.has(storeId)) && !have.has(l.externalId);
+      });
       let created = 0;
       for (const l of missing) {
         try {
@@ -369,7 +400,15 @@ export async function importLocations(
         notes.push(`${created} location${created === 1 ? '' : 's'} added from Square.`);
         remapped.push(...(await remapPlatformChannels(tx, row.accountId, ours)));
       }
-      map = mergeLocationMap('square', map, providerLocations);
+      // A store that had no location of ours is the one just made for it (store id = its Square id).
+      const made = new Set(ours.map((l) => l.storeId));
+      map = map.map((m) =>
+        m.storeId && made.has(m.storeId)
+          ? m
+          : made.has(m.externalLocationId)
+            ? { ...m, storeId: m.externalLocationId }
+            : m,
+      );
     } else {
       const named = mapByName(map, ours);
       map = named.map;
@@ -391,8 +430,46 @@ export async function importLocations(
       const location = m.storeId ? byStore.get(m.storeId) : undefined;
       return location ? [{ externalLocationId: m.externalLocationId, locationId: location.id, feeds: m.feeds }] : [];
     });
-    return { mapped, remapped };
+    const active = new Set(providerLocations.filter((l) => l.active).map((l) => l.externalId));
+    const unmapped = map.filter(
+      (m) => m.feeds && active.has(m.externalLocationId) && !(m.storeId && byStore.has(m.storeId)),
+    ).length;
+    const adopted = ours.filter((l) => adoptedStores.includes(l.storeId)).map((l) => l.id);
+    return { mapped, remapped, unmapped, adopted };
   });
+}
+
+/**
+ * Square stores whose map names no location of ours take the location of ours with the same name
+ * (case-insensitive) whose store id is no Square store's and that no other Square store took.
+ */
+export function adoptByName(
+  map: LocationMapping[],
+  squareLocations: ProviderLocation[],
+  ours: { name: string; storeId: string }[],
+): { map: LocationMapping[]; count: number; storeIds: string[] } {
+  const storeIds = new Set(ours.map((l) => l.storeId));
+  const squareIds = new Set(squareLocations.map((l) => l.externalId));
+  const active = new Set(squareLocations.filter((l) => l.active).map((l) => l.externalId));
+  const claimed = new Set(map.flatMap((m) => (m.storeId && storeIds.has(m.storeId) ? [m.storeId] : [])));
+  const byName = new Map<string, string>();
+  for (const l of ours) {
+    const key = l.name.trim().toLowerCase();
+    if (!squareIds.has(l.storeId) && !claimed.has(l.storeId) && !byName.has(key)) byName.set(key, l.storeId);
+  }
+  let count = 0;
+  const taken: string[] = [];
+  const next = map.map((m): LocationMapping => {
+    if ((m.storeId && storeIds.has(m.storeId)) || !active.has(m.externalLocationId)) return m;
+    const key = m.externalName.trim().toLowerCase();
+    const storeId = byName.get(key);
+    if (!storeId) return m;
+    byName.delete(key);
+    count++;
+    taken.push(storeId);
+    return { ...m, storeId };
+  });
+  return { map: next, count, storeIds: taken };
 }
 
 /**
@@ -643,6 +720,8 @@ export async function importStock(
   connector: Connector,
   mapped: MappedLocation[],
   listed: Set<string>,
+  /** Our locations this run seeds no level at. */
+  noSeedAt: Set<string> = new Set(),
 ): Promise<{ levels: number; seeded: number; channelIds: string[]; providerMs: number; applyMs: number }> {
   if (mapped.length === 0 || listed.size === 0)
     return { levels: 0, seeded: 0, channelIds: [], providerMs: 0, applyMs: 0 };
@@ -715,7 +794,7 @@ export async function importStock(
       const seeds = new Map<string, MovementInput>();
       for (const r of rows) {
         const key = `${r.variantId}|${r.locationId}`;
-        if (hasMoved.has(key) || seeds.has(key) || r.available <= 0) continue;
+        if (hasMoved.has(key) || seeds.has(key) || r.available <= 0 || noSeedAt.has(r.locationId)) continue;
         seeds.set(key, {
           variantId: r.variantId,
           locationId: r.locationId,
