@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { SANDBOX_APPS } from '../apps.ts';
 import type { ProviderSimulator, ShopControl } from '../context.ts';
+import { minorUnits, splitName, type WebOrderInput } from '../web-order.ts';
 import { actualCost, costExtension, MAX_QUERY_COST, operationOf, refill, requestedCost } from './cost.ts';
 import { oauthRoutes } from './oauth.ts';
 import { type RequestContext, rootValue } from './resolvers.ts';
@@ -254,27 +255,85 @@ export const shopifySimulator: ProviderSimulator = (app, ctx) => {
       level.updatedAt = isoNow();
       store.emitLevel(shop, variant.inventoryItemId, location.id);
     },
-    placeOrder: (name, input) => {
+    // A storefront checkout: one fulfillment order at the location Shopify's order routing picks (the
+    // first that fulfils online orders and holds every line; for a pickup, the chosen store), whose units
+    // move available → committed there; orders/create, then inventory_levels/update for each level.
+    placeOrder: (name, raw) => {
       const shop = store.shop(name);
-      if (!input?.lines?.length) throw httpError(400, 'An order needs lines');
+      const input = (raw ?? {}) as WebOrderInput;
+      if (!input.lines?.length) throw httpError(400, 'An order needs lines');
       const lines = input.lines.map((l) => {
         if (!Number.isInteger(l.quantity) || l.quantity <= 0) throw httpError(400, `Bad quantity for ${l.sku}`);
         return { variant: findSku(store, shop, l.sku), quantity: l.quantity };
       });
+      if (new Set(lines.map((l) => l.variant.id)).size !== lines.length)
+        throw httpError(400, 'Each SKU may appear on one line only');
+      const type = input.fulfillmentType ?? 'ship';
+      if (type !== 'ship' && type !== 'pickup') throw httpError(400, `Shopify has no ${type} orders`);
+      const pickup = type === 'pickup';
+      const candidates = shop.locations.filter(
+        (loc) => loc.isActive && (pickup ? loc.pickup : loc.fulfillsOnlineOrders),
+      );
       const location = input.location
         ? findLocationOrFirst(shop, input.location)
-        : (shop.locations.find((loc) =>
+        : (candidates.find((loc) =>
             lines.every((l) => (store.level(shop, l.variant.inventoryItemId, loc.id)?.available ?? 0) >= l.quantity),
-          ) ?? (shop.locations[0] as ShopLocation));
+          ) ??
+          candidates[0] ??
+          (shop.locations[0] as ShopLocation));
+      if (pickup && !location.pickup) throw httpError(400, `${location.name} does not offer local pickup`);
       for (const l of lines) {
         const available = store.level(shop, l.variant.inventoryItemId, location.id)?.available ?? 0;
         if (available < l.quantity)
           throw httpError(409, `Only ${available} of ${l.variant.sku} available at ${location.name}`);
       }
-      const order = store.createOrder(shop, { lines, location, at: isoNow(), commit: true });
+      const named = splitName(input.customer?.name);
+      if (input.tags !== undefined && (!Array.isArray(input.tags) || input.tags.some((t) => typeof t !== 'string')))
+        throw httpError(400, 'tags must be a list of strings');
+      const order = store.createOrder(shop, {
+        lines,
+        location,
+        at: isoNow(),
+        commit: true,
+        pickup,
+        details: {
+          customer: input.customer && {
+            firstName: named?.first,
+            lastName: named?.last,
+            email: input.customer.email,
+            phone: input.customer.phone,
+          },
+          shippingAddress: input.shippingAddress,
+          billingAddress: input.billingAddress,
+          note: input.note,
+          tags: input.tags,
+          discount: minorUnits(input.discount, 'discount'),
+          tax: minorUnits(input.tax, 'tax'),
+          shipping: minorUnits(input.shipping, 'shipping'),
+        },
+      });
       store.emit(shop, 'ORDERS_CREATE', store.orderPayload(shop, order));
       for (const l of lines) store.emitLevel(shop, l.variant.inventoryItemId, location.id);
       return { orderId: gid('Order', order.id) };
+    },
+    // POST /_control/shopify/{shop}/orders/{id}/cancel {reason?, refund?, restock?}: the merchant cancels in
+    // Shopify's admin (restock and refund default to true there, as Shopify's cancel dialog does).
+    cancelOrder: (name, id, body) => {
+      const shop = store.shop(name);
+      const n = parseGid(id, 'Order') ?? (/^\d+$/.test(id) ? Number(id) : null);
+      const order = n === null ? undefined : shop.orders.get(n);
+      if (!order) throw httpError(404, `No order ${id} in ${name}`);
+      const reason = String(body.reason ?? 'OTHER').toUpperCase();
+      if (!['CUSTOMER', 'DECLINED', 'FRAUD', 'INVENTORY', 'OTHER', 'STAFF'].includes(reason))
+        throw httpError(400, `Unknown cancel reason ${reason}`);
+      const refused = store.cancelOrder(shop, order, {
+        reason,
+        refund: body.refund !== false,
+        restock: body.restock !== false,
+        staffNote: typeof body.staffNote === 'string' ? body.staffNote : null,
+      });
+      if (refused) throw httpError(400, refused.message);
+      return { orderId: gid('Order', order.id), cancelledAt: order.cancelledAt };
     },
   };
   // POST /_control/shopify/{shop}/uninstall {clientId?}: the merchant removes the app (default: the sandbox app).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { type ConnectionArgs, connection, MAX_PAGE } from './connection.ts';
 import { matches, parseSearch } from './search.ts';
@@ -9,10 +10,12 @@ import {
   isoNow,
   money,
   onHand,
+  orderTotals,
   parseGid,
   parseMoney,
   quantityOf,
   type Shop,
+  type ShopAddress,
   type ShopInventoryItem,
   type ShopifyStore,
   type ShopLevel,
@@ -90,8 +93,6 @@ function locationView(ctx: RequestContext, loc: ShopLocation) {
     name: loc.name,
     isActive: loc.isActive,
     fulfillsOnlineOrders: loc.fulfillsOnlineOrders,
-    // Shopify answers null for a location that does not offer local pickup.
-    localPickupSettingsV2: loc.pickup ? { pickupTime: 'TWO_HOURS', instructions: '' } : null,
     createdAt: loc.createdAt,
     updatedAt: loc.updatedAt,
     address: {
@@ -267,9 +268,18 @@ function lineItemView(ctx: RequestContext, order: ShopOrder, l: ShopLineItem) {
     name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
     variantTitle: l.variantTitle,
     quantity: l.quantity,
-    currentQuantity: l.quantity - l.refundedQuantity,
-    refundableQuantity: l.quantity - l.refundedQuantity,
+    currentQuantity: l.quantity - l.refundedQuantity - l.cancelledQuantity,
+    refundableQuantity: l.quantity - l.refundedQuantity - l.cancelledQuantity,
     unfulfilledQuantity: unfulfilledQuantity(order, l.id),
+    nonFulfillableQuantity: l.quantity - unfulfilledQuantity(order, l.id),
+    totalDiscountSet: moneyBag(l.discount, order.currency),
+    discountedTotalSet: moneyBag(l.price * l.quantity - l.discount, order.currency),
+    originalTotalSet: moneyBag(l.price * l.quantity, order.currency),
+    taxLines: (args: Args) =>
+      (l.tax > 0 ? [{ title: 'Sales Tax', rate: l.taxRate, priceSet: moneyBag(l.tax, order.currency) }] : []).slice(
+        0,
+        (args.first as number | undefined) ?? MAX_PAGE,
+      ),
     variant: () => (variant ? variantView(ctx, variant) : null),
     product: () => (product ? productView(ctx, product) : null),
     originalUnitPriceSet: moneyBag(l.price, order.currency),
@@ -367,20 +377,43 @@ function refundView(ctx: RequestContext, order: ShopOrder, r: ShopOrder['refunds
   };
 }
 
+function mailingAddress(a: ShopAddress | null) {
+  return (
+    a && {
+      firstName: a.firstName,
+      lastName: a.lastName,
+      name: [a.firstName, a.lastName].filter(Boolean).join(' ') || null,
+      company: a.company,
+      address1: a.address1,
+      address2: a.address2,
+      city: a.city,
+      province: a.province,
+      provinceCode: a.provinceCode,
+      zip: a.zip,
+      country: a.country,
+      countryCodeV2: a.countryCode,
+      phone: a.phone,
+    }
+  );
+}
+
 function orderView(ctx: RequestContext, order: ShopOrder): Record<string, unknown> {
-  const subtotal = order.lineItems.reduce((s, l) => s + l.price * l.quantity, 0);
-  const refunded = order.refunds.reduce((s, r) => s + r.amount, 0);
+  const t = orderTotals(order);
   const c = order.customer;
-  const a = order.shippingAddress;
   return {
     __typename: 'Order',
     id: gid('Order', order.id),
+    legacyResourceId: String(order.id),
     name: order.name,
     email: order.email,
+    phone: order.phone,
+    note: order.note,
+    tags: order.tags,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
     processedAt: order.createdAt,
     cancelledAt: order.cancelledAt,
+    cancelReason: order.cancelReason,
     closed: fulfillmentStatus(order) === 'FULFILLED',
     currencyCode: order.currency,
     displayFinancialStatus: financialStatus(order),
@@ -389,27 +422,23 @@ function orderView(ctx: RequestContext, order: ShopOrder): Record<string, unknow
       id: gid('Customer', c.id),
       firstName: c.firstName,
       lastName: c.lastName,
-      displayName: `${c.firstName} ${c.lastName}`,
+      displayName: `${c.firstName} ${c.lastName}`.trim(),
       email: c.email,
+      phone: c.phone,
     },
-    shippingAddress: a && {
-      name: a.name,
-      address1: a.address1,
-      address2: null,
-      city: a.city,
-      province: a.province,
-      provinceCode: a.province,
-      zip: a.zip,
-      country: a.countryCode === 'US' ? 'United States' : a.countryCode,
-      countryCodeV2: a.countryCode,
-      phone: null,
-    },
-    totalPriceSet: moneyBag(subtotal + order.shippingPrice, order.currency),
-    currentTotalPriceSet: moneyBag(subtotal + order.shippingPrice - refunded, order.currency),
-    subtotalPriceSet: moneyBag(subtotal, order.currency),
+    shippingAddress: mailingAddress(order.shippingAddress),
+    billingAddress: mailingAddress(order.billingAddress),
+    totalPriceSet: moneyBag(t.total, order.currency),
+    currentTotalPriceSet: moneyBag(t.currentTotal, order.currency),
+    subtotalPriceSet: moneyBag(t.subtotal, order.currency),
+    currentSubtotalPriceSet: moneyBag(t.currentSubtotal, order.currency),
     totalShippingPriceSet: moneyBag(order.shippingPrice, order.currency),
-    totalRefundedSet: moneyBag(refunded, order.currency),
-    totalReceivedSet: moneyBag(subtotal + order.shippingPrice, order.currency),
+    totalTaxSet: moneyBag(t.tax, order.currency),
+    currentTotalTaxSet: moneyBag(t.currentTax, order.currency),
+    totalDiscountsSet: moneyBag(t.discounts, order.currency),
+    currentTotalDiscountsSet: moneyBag(t.currentDiscounts, order.currency),
+    totalRefundedSet: moneyBag(t.refunded, order.currency),
+    totalReceivedSet: moneyBag(t.total, order.currency),
     lineItems: (args: ConnectionArgs) =>
       connection(
         order.lineItems,
@@ -724,6 +753,10 @@ export function rootValue(ctx: RequestContext) {
         args,
         (o) => orderView(ctx, o),
       );
+    },
+    job: (args: Args) => {
+      const id = String(args.id);
+      return /^gid:\/\/shopify\/Job\/[0-9a-f-]+$/.test(id) ? { __typename: 'Job', id, done: true } : null;
     },
     fulfillmentOrder: (args: Args) => {
       requireScope(
@@ -1440,7 +1473,7 @@ export function rootValue(ctx: RequestContext) {
       for (const [i, r] of (input.refundLineItems ?? []).entries()) {
         const line = order.lineItems.find((l) => l.id === parseGid(r.lineItemId, 'LineItem'));
         if (!line) return fail(['refundLineItems', i, 'lineItemId'], 'Line item does not exist');
-        if (r.quantity <= 0 || r.quantity > line.quantity - line.refundedQuantity)
+        if (r.quantity <= 0 || r.quantity > line.quantity - line.refundedQuantity - line.cancelledQuantity)
           return fail(['refundLineItems', i, 'quantity'], `Quantity cannot refund more items than were purchased`);
         const restockType = r.restockType ?? 'NO_RESTOCK';
         let locationId: number | null = null;
@@ -1522,21 +1555,36 @@ export function rootValue(ctx: RequestContext) {
       order.refunds.push(refund);
       order.updatedAt = at;
       for (const t of touched) store.emitLevel(shop, t.itemId, t.locationId);
-      store.emit(shop, 'REFUNDS_CREATE', {
-        id: refund.id,
-        order_id: order.id,
-        created_at: at,
-        note: refund.note,
-        refund_line_items: lines.map((l) => ({
-          line_item_id: l.lineItemId,
-          quantity: l.quantity,
-          restock_type: l.restockType.toLowerCase(),
-          location_id: l.locationId,
-        })),
-        transactions: amount > 0 ? [{ kind: 'refund', amount: money(amount), status: 'success' }] : [],
-      });
+      store.emit(shop, 'REFUNDS_CREATE', store.refundPayload(order, refund));
       store.emit(shop, 'ORDERS_UPDATED', store.orderPayload(shop, order));
       return { refund: refundView(ctx, order, refund), order: orderView(ctx, order), userErrors: [] };
+    },
+
+    /**
+     * orderCancel (2025-01): Shopify answers with a Job that cancels the order asynchronously; the
+     * simulator has done it by the time it answers (the job reads done: true when asked).
+     */
+    orderCancel: (args: Args) => {
+      requireScope(ctx, 'orderCancel', 'write_orders', 'write_marketplace_orders');
+      const fail = (field: string[], message: string, code: string) => ({
+        job: null,
+        orderCancelUserErrors: [{ field, message, code }],
+        userErrors: [{ field, message }],
+      });
+      const order = findOrder(ctx, args.orderId);
+      if (!order) return fail(['orderId'], 'Order does not exist', 'NOT_FOUND');
+      const refused = store.cancelOrder(shop, order, {
+        reason: String(args.reason),
+        refund: args.refund === true,
+        restock: args.restock === true,
+        staffNote: (args.staffNote as string | undefined) ?? null,
+      });
+      if (refused) return fail(['orderId'], refused.message, refused.code);
+      return {
+        job: { __typename: 'Job', id: gid('Job', randomUUID()), done: false },
+        orderCancelUserErrors: [],
+        userErrors: [],
+      };
     },
 
     // ---- Webhooks ---------------------------------------------------------------------------------

@@ -27,11 +27,8 @@ type LocationAddress {
   address1: String address2: String city: String province: String provinceCode: String zip: String
   country: String countryCode: String formatted: [String!]!
 }
-enum DeliveryLocalPickupTime { ONE_HOUR TWO_HOURS FOUR_HOURS TWENTY_FOUR_HOURS TWO_TO_FOUR_DAYS FIVE_OR_MORE_DAYS CUSTOM }
-type DeliveryLocalPickupSettings { pickupTime: DeliveryLocalPickupTime! instructions: String! }
 type Location implements Node {
   id: ID! name: String! isActive: Boolean! fulfillsOnlineOrders: Boolean! address: LocationAddress!
-  localPickupSettingsV2: DeliveryLocalPickupSettings
   createdAt: DateTime! updatedAt: DateTime!
   inventoryLevel(inventoryItemId: ID!): InventoryLevel
   inventoryLevels(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryLevelConnection!
@@ -88,15 +85,19 @@ type InventoryLevelConnection { edges: [InventoryLevelEdge!]! nodes: [InventoryL
 type InventoryChange { name: String! delta: Int! quantityAfterChange: Int item: InventoryItem location: Location ledgerDocumentUri: URL }
 type InventoryAdjustmentGroup { id: ID! createdAt: DateTime! reason: String! referenceDocumentUri: URL changes(inventoryItemIds: [ID!], locationIds: [ID!], quantityNames: [String!]): [InventoryChange!]! }
 
-type Customer { id: ID! firstName: String lastName: String displayName: String! email: String }
+type Customer { id: ID! firstName: String lastName: String displayName: String! email: String phone: String }
 type MailingAddress {
-  name: String address1: String address2: String city: String province: String provinceCode: String zip: String
+  firstName: String lastName: String name: String company: String
+  address1: String address2: String city: String province: String provinceCode: String zip: String
   country: String countryCodeV2: String phone: String
 }
+type TaxLine { title: String! rate: Float priceSet: MoneyBag! }
 type LineItem {
   id: ID! sku: String title: String! name: String! variantTitle: String quantity: Int! currentQuantity: Int!
-  refundableQuantity: Int! unfulfilledQuantity: Int! variant: ProductVariant product: Product
+  refundableQuantity: Int! unfulfilledQuantity: Int! nonFulfillableQuantity: Int! variant: ProductVariant product: Product
   originalUnitPriceSet: MoneyBag! discountedUnitPriceSet: MoneyBag!
+  originalTotalSet: MoneyBag! discountedTotalSet: MoneyBag! totalDiscountSet: MoneyBag!
+  taxLines(first: Int): [TaxLine!]!
 }
 type LineItemEdge { cursor: String! node: LineItem! }
 type LineItemConnection { edges: [LineItemEdge!]! nodes: [LineItem!]! pageInfo: PageInfo! }
@@ -138,12 +139,16 @@ type Refund implements Node {
 
 enum OrderDisplayFinancialStatus { PENDING AUTHORIZED PARTIALLY_PAID PARTIALLY_REFUNDED VOIDED PAID REFUNDED EXPIRED }
 enum OrderDisplayFulfillmentStatus { UNFULFILLED PARTIALLY_FULFILLED FULFILLED RESTOCKED PENDING_FULFILLMENT OPEN IN_PROGRESS ON_HOLD SCHEDULED REQUEST_DECLINED }
+enum OrderCancelReason { CUSTOMER DECLINED FRAUD INVENTORY OTHER STAFF }
 type Order implements Node {
-  id: ID! name: String! email: String createdAt: DateTime! updatedAt: DateTime! processedAt: DateTime!
-  cancelledAt: DateTime closed: Boolean! currencyCode: CurrencyCode!
+  id: ID! legacyResourceId: String! name: String! email: String phone: String note: String tags: [String!]!
+  createdAt: DateTime! updatedAt: DateTime! processedAt: DateTime!
+  cancelledAt: DateTime cancelReason: OrderCancelReason closed: Boolean! currencyCode: CurrencyCode!
   displayFinancialStatus: OrderDisplayFinancialStatus displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
-  customer: Customer shippingAddress: MailingAddress
-  totalPriceSet: MoneyBag! currentTotalPriceSet: MoneyBag! subtotalPriceSet: MoneyBag! totalShippingPriceSet: MoneyBag!
+  customer: Customer shippingAddress: MailingAddress billingAddress: MailingAddress
+  totalPriceSet: MoneyBag! currentTotalPriceSet: MoneyBag! subtotalPriceSet: MoneyBag! currentSubtotalPriceSet: MoneyBag
+  totalShippingPriceSet: MoneyBag! totalTaxSet: MoneyBag currentTotalTaxSet: MoneyBag!
+  totalDiscountsSet: MoneyBag currentTotalDiscountsSet: MoneyBag!
   totalRefundedSet: MoneyBag! totalReceivedSet: MoneyBag!
   lineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): LineItemConnection!
   fulfillmentOrders(first: Int, after: String, last: Int, before: String, reverse: Boolean, displayable: Boolean): FulfillmentOrderConnection!
@@ -156,7 +161,7 @@ type OrderConnection { edges: [OrderEdge!]! nodes: [Order!]! pageInfo: PageInfo!
 enum OrderSortKeys { ID CREATED_AT UPDATED_AT PROCESSED_AT ORDER_NUMBER TOTAL_PRICE RELEVANCE }
 
 enum WebhookSubscriptionTopic {
-  APP_UNINSTALLED INVENTORY_LEVELS_UPDATE INVENTORY_ITEMS_UPDATE ORDERS_CREATE ORDERS_UPDATED ORDERS_FULFILLED
+  APP_UNINSTALLED INVENTORY_LEVELS_UPDATE INVENTORY_ITEMS_UPDATE ORDERS_CREATE ORDERS_UPDATED ORDERS_CANCELLED ORDERS_FULFILLED
   REFUNDS_CREATE PRODUCTS_CREATE PRODUCTS_UPDATE FULFILLMENTS_CREATE
 }
 enum WebhookSubscriptionFormat { JSON XML }
@@ -184,6 +189,7 @@ type Query {
   order(id: ID!): Order
   orders(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: OrderSortKeys): OrderConnection!
   fulfillmentOrder(id: ID!): FulfillmentOrder
+  job(id: ID!): Job
   webhookSubscription(id: ID!): WebhookSubscription
   webhookSubscriptions(first: Int, after: String, last: Int, before: String, reverse: Boolean, topics: [WebhookSubscriptionTopic!], callbackUrl: URL, format: WebhookSubscriptionFormat): WebhookSubscriptionConnection!
 }
@@ -194,6 +200,10 @@ type InventoryAdjustQuantitiesUserError { field: [String!] message: String! code
 type ProductVariantsBulkCreateUserError { field: [String!] message: String! code: String }
 type ProductVariantsBulkUpdateUserError { field: [String!] message: String! code: String }
 type FulfillmentCreateUserError { field: [String!] message: String! }
+type Job { id: ID! done: Boolean! }
+enum OrderCancelUserErrorCode { INVALID NOT_FOUND NO_REFUND_PERMISSION }
+type OrderCancelUserError { field: [String!] message: String! code: OrderCancelUserErrorCode }
+type OrderCancelPayload { job: Job orderCancelUserErrors: [OrderCancelUserError!]! userErrors: [UserError!]! }
 
 input InventoryQuantityInput { inventoryItemId: ID! locationId: ID! quantity: Int! compareQuantity: Int changeFromQuantity: Int }
 input InventorySetQuantitiesInput {
@@ -266,6 +276,7 @@ type Mutation {
   productVariantsBulkUpdate(productId: ID!, variants: [ProductVariantsBulkInput!]!, allowPartialUpdates: Boolean): ProductVariantsBulkUpdatePayload
   fulfillmentCreate(fulfillment: FulfillmentInput!, message: String): FulfillmentCreatePayload
   refundCreate(input: RefundInput!): RefundCreatePayload
+  orderCancel(orderId: ID!, reason: OrderCancelReason!, refund: Boolean!, restock: Boolean!, notifyCustomer: Boolean, staffNote: String): OrderCancelPayload
   webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!, webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
   webhookSubscriptionDelete(id: ID!): WebhookSubscriptionDeletePayload
 }
