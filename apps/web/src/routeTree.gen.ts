@@ -38,6 +38,8 @@ import { Route as AppDynamicBuffersCreateRouteImport } from './routes/_app/dynam
 import { Route as AppLocationsIndexRouteImport } from './routes/_app/locations/index'
 import { Route as AppLocationsIdRouteImport } from './routes/_app/locations/$id'
 import { Route as AppLocationsCreateRouteImport } from './routes/_app/locations/create'
+import { Route as AppOrdersIndexRouteImport } from './routes/_app/orders/index'
+import { Route as AppOrdersIdRouteImport } from './routes/_app/orders/$id'
 import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsLayoutRouteImport } from './routes/_app/settings/_layout'
@@ -209,6 +211,16 @@ const AppLocationsCreateRoute = AppLocationsCreateRouteImport.update({
   path: '/locations/create',
   getParentRoute: () => AppRoute,
 } as any)
+const AppOrdersIndexRoute = AppOrdersIndexRouteImport.update({
+  id: '/orders/',
+  path: '/orders/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOrdersIdRoute = AppOrdersIdRouteImport.update({
+  id: '/orders/$id',
+  path: '/orders/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppProductsIndexRoute = AppProductsIndexRouteImport.update({
   id: '/products/',
   path: '/products/',
@@ -371,6 +383,7 @@ export interface FileRoutesByFullPath {
   '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
   '/locations/$id': typeof AppLocationsIdRoute
   '/locations/create': typeof AppLocationsCreateRoute
+  '/orders/$id': typeof AppOrdersIdRoute
   '/settings': typeof AppSettingsLayoutRouteWithChildren
   '/syncs/$id': typeof AppSyncsIdRoute
   '/channels/square': typeof ChannelsMiscSquareRoute
@@ -379,6 +392,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/': typeof AppDashboardIndexRoute
   '/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
   '/locations/': typeof AppLocationsIndexRoute
+  '/orders/': typeof AppOrdersIndexRoute
   '/products/': typeof AppProductsIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
   '/syncs/': typeof AppSyncsIndexRoute
@@ -423,6 +437,7 @@ export interface FileRoutesByTo {
   '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
   '/locations/$id': typeof AppLocationsIdRoute
   '/locations/create': typeof AppLocationsCreateRoute
+  '/orders/$id': typeof AppOrdersIdRoute
   '/settings': typeof AppSettingsIndexRoute
   '/syncs/$id': typeof AppSyncsIdRoute
   '/channels/square': typeof ChannelsMiscSquareRoute
@@ -430,6 +445,7 @@ export interface FileRoutesByTo {
   '/dashboard': typeof AppDashboardIndexRoute
   '/dynamic-buffers': typeof AppDynamicBuffersIndexRoute
   '/locations': typeof AppLocationsIndexRoute
+  '/orders': typeof AppOrdersIndexRoute
   '/products': typeof AppProductsIndexRoute
   '/syncs': typeof AppSyncsIndexRoute
   '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
@@ -478,6 +494,7 @@ export interface FileRoutesById {
   '/_app/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
   '/_app/locations/$id': typeof AppLocationsIdRoute
   '/_app/locations/create': typeof AppLocationsCreateRoute
+  '/_app/orders/$id': typeof AppOrdersIdRoute
   '/_app/settings/_layout': typeof AppSettingsLayoutRouteWithChildren
   '/_app/syncs/$id': typeof AppSyncsIdRoute
   '/channels/_misc/square': typeof ChannelsMiscSquareRoute
@@ -486,6 +503,7 @@ export interface FileRoutesById {
   '/_app/dashboard/': typeof AppDashboardIndexRoute
   '/_app/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
   '/_app/locations/': typeof AppLocationsIndexRoute
+  '/_app/orders/': typeof AppOrdersIndexRoute
   '/_app/products/': typeof AppProductsIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
   '/_app/syncs/': typeof AppSyncsIndexRoute
@@ -535,6 +553,7 @@ export interface FileRouteTypes {
     | '/dynamic-buffers/create'
     | '/locations/$id'
     | '/locations/create'
+    | '/orders/$id'
     | '/settings'
     | '/syncs/$id'
     | '/channels/square'
@@ -543,6 +562,7 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/dynamic-buffers/'
     | '/locations/'
+    | '/orders/'
     | '/products/'
     | '/settings/'
     | '/syncs/'
@@ -587,6 +607,7 @@ export interface FileRouteTypes {
     | '/dynamic-buffers/create'
     | '/locations/$id'
     | '/locations/create'
+    | '/orders/$id'
     | '/settings'
     | '/syncs/$id'
     | '/channels/square'
@@ -594,6 +615,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/dynamic-buffers'
     | '/locations'
+    | '/orders'
     | '/products'
     | '/syncs'
     | '/admin/accounts/$accountId'
@@ -641,6 +663,7 @@ export interface FileRouteTypes {
     | '/_app/dynamic-buffers/create'
     | '/_app/locations/$id'
     | '/_app/locations/create'
+    | '/_app/orders/$id'
     | '/_app/settings/_layout'
     | '/_app/syncs/$id'
     | '/channels/_misc/square'
@@ -649,6 +672,7 @@ export interface FileRouteTypes {
     | '/_app/dashboard/'
     | '/_app/dynamic-buffers/'
     | '/_app/locations/'
+    | '/_app/orders/'
     | '/_app/products/'
     | '/_app/settings/'
     | '/_app/syncs/'
@@ -891,6 +915,20 @@ declare module '@tanstack/react-router' {
       path: '/locations/create'
       fullPath: '/locations/create'
       preLoaderRoute: typeof AppLocationsCreateRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/orders/': {
+      id: '/_app/orders/'
+      path: '/orders'
+      fullPath: '/orders/'
+      preLoaderRoute: typeof AppOrdersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/orders/$id': {
+      id: '/_app/orders/$id'
+      path: '/orders/$id'
+      fullPath: '/orders/$id'
+      preLoaderRoute: typeof AppOrdersIdRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/products/': {
@@ -1151,12 +1189,14 @@ interface AppRouteChildren {
   AppDynamicBuffersCreateRoute: typeof AppDynamicBuffersCreateRoute
   AppLocationsIdRoute: typeof AppLocationsIdRoute
   AppLocationsCreateRoute: typeof AppLocationsCreateRoute
+  AppOrdersIdRoute: typeof AppOrdersIdRoute
   AppSettingsLayoutRoute: typeof AppSettingsLayoutRouteWithChildren
   AppSyncsIdRoute: typeof AppSyncsIdRoute
   AppChannelsIndexRoute: typeof AppChannelsIndexRoute
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
   AppDynamicBuffersIndexRoute: typeof AppDynamicBuffersIndexRoute
   AppLocationsIndexRoute: typeof AppLocationsIndexRoute
+  AppOrdersIndexRoute: typeof AppOrdersIndexRoute
   AppProductsIndexRoute: typeof AppProductsIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
   AppSyncsIndexRoute: typeof AppSyncsIndexRoute
@@ -1176,12 +1216,14 @@ const AppRouteChildren: AppRouteChildren = {
   AppDynamicBuffersCreateRoute: AppDynamicBuffersCreateRoute,
   AppLocationsIdRoute: AppLocationsIdRoute,
   AppLocationsCreateRoute: AppLocationsCreateRoute,
+  AppOrdersIdRoute: AppOrdersIdRoute,
   AppSettingsLayoutRoute: AppSettingsLayoutRouteWithChildren,
   AppSyncsIdRoute: AppSyncsIdRoute,
   AppChannelsIndexRoute: AppChannelsIndexRoute,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
   AppDynamicBuffersIndexRoute: AppDynamicBuffersIndexRoute,
   AppLocationsIndexRoute: AppLocationsIndexRoute,
+  AppOrdersIndexRoute: AppOrdersIndexRoute,
   AppProductsIndexRoute: AppProductsIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,
   AppSyncsIndexRoute: AppSyncsIndexRoute,

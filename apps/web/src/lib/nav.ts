@@ -15,6 +15,12 @@ export interface NavDestination {
 export const NAV_DESTINATIONS: readonly NavDestination[] = [
   { to: '/dashboard', label: 'Dashboard', description: 'Sales and stock metrics over time', inSidebar: true },
   {
+    to: '/orders',
+    label: 'Orders',
+    description: "Every channel's orders: status, lines, stock allocations, comments and cancelling",
+    inSidebar: true,
+  },
+  {
     to: '/channels',
     label: 'Channels',
     description: 'Connect Shopify, BigCommerce and Square POS; channel settings',

@@ -23,6 +23,7 @@ describe('app layout', () => {
     const links = within(nav).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual([
       'Dashboard',
+      'Orders',
       'Channels',
       'Locations',
       'Products',

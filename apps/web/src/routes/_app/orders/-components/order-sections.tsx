@@ -1,0 +1,325 @@
+import { Anchor, Badge, Group, SimpleGrid, Stack, Table, Text, Timeline } from '@mantine/core';
+import {
+  type Address,
+  isFlaggingAllocation,
+  ORDER_MESSAGES,
+  type OrderDetail,
+  type OrderLine,
+  orderStatusLabel,
+  type TimelineEntry,
+  type TimelineKind,
+} from '@switchyard/contracts';
+import type { ReactNode } from 'react';
+import { SectionCard } from '../../../../components/section-card.tsx';
+import { formatDateTime } from '../../../../lib/format.ts';
+import { formatMoney } from '../../../subscription/-components/money.ts';
+import { AllocationBadge } from './order-parts.tsx';
+
+/** A line needs the merchant when its SKU is unknown or one of its allocations is at 0, 4 or 5. */
+export const lineNeedsAttention = (line: OrderLine) =>
+  line.unknownSku || line.allocations.some((allocation) => isFlaggingAllocation(allocation.status));
+
+export function LinesSection({ order }: { order: OrderDetail }) {
+  const money = (minor: number) => formatMoney(minor, order.currency);
+  return (
+    <SectionCard title="Lines" description="What was ordered, and the stock each line holds at which location.">
+      <Table.ScrollContainer minWidth={900}>
+        <Table aria-label="Lines" verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Item</Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                Qty
+              </Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                Unit price
+              </Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                Line total
+              </Table.Th>
+              <Table.Th scope="col">Allocations</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {order.lines.map((line) => {
+              const attention = lineNeedsAttention(line);
+              return (
+                <Table.Tr
+                  key={line.id}
+                  data-attention={attention || undefined}
+                  // The light red follows the colour scheme, so the mark reads in dark mode too.
+                  style={attention ? { background: 'var(--mantine-color-red-light)' } : undefined}
+                >
+                  <Table.Td>
+                    <Stack gap={2}>
+                      <Text size="sm" fw={500}>
+                        {line.title}
+                      </Text>
+                      <Group gap="xs">
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {line.sku ?? 'No SKU'}
+                        </Text>
+                        {line.unknownSku ? (
+                          <Badge color="red" variant="filled" size="sm">
+                            Unknown SKU
+                          </Badge>
+                        ) : null}
+                      </Group>
+                      {line.unknownSku && line.sku ? (
+                        <Text size="xs" c="red">
+                          {ORDER_MESSAGES.unknownSku(line.sku)}
+                        </Text>
+                      ) : null}
+                      <LineProgress line={line} />
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td style={{ textAlign: 'right' }}>{line.quantity}</Table.Td>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{money(line.unitPrice)}</Table.Td>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                    <Stack gap={0} align="flex-end">
+                      <Text size="sm">{money(line.unitPrice * line.quantity - line.discount)}</Text>
+                      {line.discount > 0 ? (
+                        <Text size="xs" c="dimmed">
+                          {money(-line.discount)} discount
+                        </Text>
+                      ) : null}
+                      {line.tax > 0 ? (
+                        <Text size="xs" c="dimmed">
+                          {money(line.tax)} tax
+                        </Text>
+                      ) : null}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>
+                    <Allocations line={line} />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </SectionCard>
+  );
+}
+
+function LineProgress({ line }: { line: OrderLine }) {
+  const parts = [
+    line.fulfilledQty > 0 ? `${line.fulfilledQty} fulfilled` : null,
+    line.cancelledQty > 0 ? `${line.cancelledQty} cancelled` : null,
+    line.refundedQty > 0 ? `${line.refundedQty} refunded` : null,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <Text size="xs" c="dimmed">
+      {parts.join(' · ')}
+    </Text>
+  );
+}
+
+function Allocations({ line }: { line: OrderLine }) {
+  if (line.allocations.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        Not allocated
+      </Text>
+    );
+  return (
+    <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+      {line.allocations.map((allocation) => (
+        <li key={allocation.id}>
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm">
+              {allocation.locationName ?? 'No location'}
+              {allocation.storeId ? (
+                <Text span size="xs" c="dimmed" ff="monospace">
+                  {' '}
+                  ({allocation.storeId})
+                </Text>
+              ) : null}
+            </Text>
+            <Text size="sm">× {allocation.quantity}</Text>
+            <AllocationBadge status={allocation.status} />
+          </Group>
+          {allocation.reason ? (
+            <Text size="xs" c={isFlaggingAllocation(allocation.status) ? 'red' : 'dimmed'}>
+              {allocation.reason}
+            </Text>
+          ) : null}
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function AddressBlock({ address }: { address: Address | null }) {
+  if (!address)
+    return (
+      <Text size="sm" c="dimmed">
+        None given
+      </Text>
+    );
+  const cityLine = [address.zip, address.city, address.province].filter(Boolean).join(' ');
+  const lines = [
+    address.name,
+    address.company,
+    address.address1,
+    address.address2,
+    cityLine,
+    address.country,
+    address.phone,
+  ].filter((line): line is string => Boolean(line));
+  return (
+    <Text size="sm" component="address" style={{ fontStyle: 'normal', whiteSpace: 'pre-line' }}>
+      {lines.join('\n')}
+    </Text>
+  );
+}
+
+function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+export function CustomerSection({ order }: { order: OrderDetail }) {
+  return (
+    <SectionCard title="Customer">
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+        <Labelled label="Contact">
+          <Stack gap={2}>
+            <Text size="sm">{order.customerName ?? 'Guest'}</Text>
+            {order.customerEmail ? (
+              <Anchor size="sm" href={`mailto:${order.customerEmail}`}>
+                {order.customerEmail}
+              </Anchor>
+            ) : null}
+            {order.customerPhone ? <Text size="sm">{order.customerPhone}</Text> : null}
+          </Stack>
+        </Labelled>
+        {order.fulfillmentType === 'ship' || !order.pickupLocation ? (
+          <Labelled label="Shipping address">
+            <AddressBlock address={order.shippingAddress} />
+          </Labelled>
+        ) : (
+          <Labelled label="Pickup at">
+            <Text size="sm">
+              {order.pickupLocation.name}
+              {order.pickupLocation.storeId ? ` (${order.pickupLocation.storeId})` : ''}
+            </Text>
+          </Labelled>
+        )}
+        <Labelled label="Billing address">
+          <AddressBlock address={order.billingAddress} />
+        </Labelled>
+      </SimpleGrid>
+    </SectionCard>
+  );
+}
+
+export function PaymentSection({ order }: { order: OrderDetail }) {
+  const money = (minor: number) => formatMoney(minor, order.currency);
+  const rows: [string, string][] = [
+    ['Subtotal', money(order.subtotal)],
+    ['Shipping', money(order.shippingTotal)],
+    ['Discounts', order.discountTotal > 0 ? money(-order.discountTotal) : money(0)],
+    ['Tax', money(order.taxTotal)],
+  ];
+  return (
+    <SectionCard title="Payment">
+      <Table aria-label="Payment" withRowBorders={false} verticalSpacing={4}>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th scope="row" fw={400}>
+                {label}
+              </Table.Th>
+              <Table.Td style={{ textAlign: 'right' }}>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+          <Table.Tr>
+            <Table.Th scope="row">Total</Table.Th>
+            <Table.Td style={{ textAlign: 'right' }} fw={700}>
+              {money(order.total)}
+            </Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th scope="row" fw={400}>
+              Payment status
+            </Table.Th>
+            <Table.Td style={{ textAlign: 'right' }}>{order.financialStatus?.replace(/_/g, ' ') ?? '—'}</Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+    </SectionCard>
+  );
+}
+
+const TIMELINE_LABELS: Record<TimelineKind, string> = {
+  imported: 'Imported',
+  updated: 'Updated',
+  status: 'Status changed',
+  allocated: 'Allocated',
+  flagged: 'Flagged',
+  released: 'Stock released',
+  comment: 'Comment',
+  write_back: 'Sent to the channel',
+};
+
+const OUTCOME_BADGES = {
+  ok: { label: 'Done', color: 'teal' },
+  failed: { label: 'Failed', color: 'red' },
+  pending: { label: 'Pending', color: 'gray' },
+} as const;
+
+export function TimelineSection({ entries }: { entries: TimelineEntry[] }) {
+  // Newest first: what happened last is what the merchant usually came to see.
+  const sorted = [...entries].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  return (
+    <SectionCard title="Timeline">
+      {sorted.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Nothing has happened to this order yet.
+        </Text>
+      ) : (
+        <Timeline bulletSize={14} lineWidth={2} aria-label="Timeline">
+          {sorted.map((entry) => (
+            <Timeline.Item
+              key={entry.id}
+              color={entry.kind === 'flagged' || entry.outcome === 'failed' ? 'red' : undefined}
+              title={
+                <Group gap="xs">
+                  <Text size="sm" fw={600}>
+                    {TIMELINE_LABELS[entry.kind]}
+                  </Text>
+                  {entry.fromStatus !== null || entry.toStatus !== null ? (
+                    <Text size="sm">
+                      {entry.fromStatus === null ? '' : `${orderStatusLabel(entry.fromStatus)} → `}
+                      {entry.toStatus === null ? '' : orderStatusLabel(entry.toStatus)}
+                    </Text>
+                  ) : null}
+                  {entry.outcome ? (
+                    <Badge size="sm" variant="light" color={OUTCOME_BADGES[entry.outcome].color}>
+                      {OUTCOME_BADGES[entry.outcome].label}
+                    </Badge>
+                  ) : null}
+                </Group>
+              }
+            >
+              <Text size="sm">{entry.message}</Text>
+              <Text size="xs" c="dimmed">
+                {entry.actor ? `${entry.actor} · ` : ''}
+                <time dateTime={entry.createdAt.toISOString()}>{formatDateTime(entry.createdAt.toISOString())}</time>
+              </Text>
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      )}
+    </SectionCard>
+  );
+}

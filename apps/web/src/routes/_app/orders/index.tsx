@@ -1,0 +1,359 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  CHANNEL_LABELS,
+  ORDER_STATUSES,
+  type OrderCounts,
+  type OrderSummary,
+  OrdersSearch,
+  orderStatusLabel,
+  PAGE_SIZE_OPTIONS,
+} from '@switchyard/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { Pager } from '../../../components/pager.tsx';
+import { QueryError } from '../../../components/query-error.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useTRPC } from '../../../lib/trpc.ts';
+import { useDebouncedText } from '../../../lib/use-debounced-text.ts';
+import { formatMoney } from '../../subscription/-components/money.ts';
+import { ORDERS_SEARCH_DEFAULTS, orderCountOptions, orderListOptions } from './-components/order-api.ts';
+import { FlaggedBadge, FulfillmentBadge, OrderStatusBadge } from './-components/order-parts.tsx';
+
+type SortKey = OrdersSearch['sort_by'];
+
+// SPEC §2: the list's state (status, search, sort, page) is in the address, with the defaults left out.
+export const Route = createFileRoute('/_app/orders/')({
+  validateSearch: OrdersSearch,
+  search: { middlewares: [stripSearchParams(ORDERS_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient, trpc }, deps }) => {
+    void queryClient.prefetchQuery(orderListOptions(trpc, deps));
+  },
+  component: OrdersPage,
+});
+
+const STATUS_TABS = [
+  { value: -1, label: 'All' },
+  ...Object.entries(ORDER_STATUSES).map(([value, label]) => ({ value: Number(value), label })),
+];
+
+function OrdersPage() {
+  const trpc = useTRPC();
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const list = useQuery({ ...orderListOptions(trpc, search), placeholderData: keepPreviousData });
+  const counts = useQuery({ ...orderCountOptions(trpc, search), placeholderData: keepPreviousData });
+
+  type Change = Partial<Omit<OrdersSearch, 'search'>> & { search?: string | undefined };
+  // Any change of filter, sort or page size starts again at the first page.
+  const change = (next: Change, replace = false) =>
+    void navigate({ search: (prev) => ({ ...prev, offset: 0, ...next }), replace });
+  const text = useDebouncedText(search.search ?? '', (next) => change({ search: next || undefined }, true));
+
+  return (
+    <Stack gap="lg" maw={1400}>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <Stack gap={4}>
+          <Title order={1}>Orders</Title>
+          <Text c="dimmed" size="sm">
+            Every order from your channels and stores, with the stock it holds. New orders show up here on their own.
+          </Text>
+        </Stack>
+        <Button
+          variant="default"
+          size="xs"
+          onClick={() => {
+            void list.refetch();
+            void counts.refetch();
+          }}
+          loading={list.isFetching && !list.isPending}
+          disabled={list.isPending}
+        >
+          Refresh
+        </Button>
+      </Group>
+
+      <StatusTabs status={search.status} counts={counts.data} onChange={(status) => change({ status })} />
+
+      <Group align="flex-end" gap="md" wrap="wrap">
+        <TextInput
+          type="search"
+          label="Search orders"
+          placeholder="Number, customer, e-mail or SKU"
+          value={text.text}
+          onChange={(event) => text.setText(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') text.flush();
+          }}
+          w={320}
+        />
+        {counts.data && counts.data.flagged > 0 ? (
+          <Badge color="red" variant="light" size="lg" mb={4}>
+            {counts.data.flagged === 1 ? '1 order needs attention' : `${counts.data.flagged} orders need attention`}
+          </Badge>
+        ) : null}
+      </Group>
+
+      {list.isPending ? (
+        <Stack gap="xs" role="status" aria-label="Loading orders">
+          {[0, 1, 2, 3, 4].map((row) => (
+            <Skeleton key={row} height={32} />
+          ))}
+        </Stack>
+      ) : list.isError ? (
+        <QueryError
+          title="Could not load the orders"
+          error={list.error}
+          onRetry={list.refetch}
+          retrying={list.isFetching}
+        />
+      ) : list.data.results.length === 0 ? (
+        <EmptyState search={search} counts={counts.data} onChange={change} />
+      ) : (
+        <Stack gap="sm">
+          <OrderTable
+            orders={list.data.results}
+            search={search}
+            busy={list.isFetching}
+            onSort={(sort_by, sort) => change({ sort_by, sort })}
+          />
+          <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+            <Select
+              label="Per page"
+              // A size typed into the address (the API takes 1 to 200) is offered too, so the select names it.
+              data={[...new Set<number>([...PAGE_SIZE_OPTIONS, search.limit])].sort((x, y) => x - y).map(String)}
+              value={String(search.limit)}
+              allowDeselect={false}
+              onChange={(value) => change({ limit: Number(value ?? ORDERS_SEARCH_DEFAULTS.limit) })}
+              w={110}
+              size="xs"
+            />
+            <div style={{ flex: 1 }}>
+              <Pager
+                label="Orders"
+                total={list.data.total}
+                limit={search.limit}
+                offset={search.offset}
+                onChange={(offset) => void navigate({ search: (prev) => ({ ...prev, offset }) })}
+                disabled={list.isFetching && list.isPlaceholderData}
+              />
+            </div>
+          </Group>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function StatusTabs({
+  status,
+  counts,
+  onChange,
+}: {
+  status: number;
+  counts: OrderCounts | undefined;
+  onChange: (status: number) => void;
+}) {
+  const countOf = (value: number) => (value === -1 ? counts?.total : (counts?.byStatus[String(value)] ?? 0));
+  return (
+    <Tabs value={String(status)} onChange={(value) => value !== null && onChange(Number(value))}>
+      <Tabs.List aria-label="Order status">
+        {STATUS_TABS.map((tab) => {
+          const count = counts ? countOf(tab.value) : undefined;
+          return (
+            <Tabs.Tab
+              key={tab.value}
+              value={String(tab.value)}
+              rightSection={
+                count === undefined ? null : (
+                  <Badge size="sm" variant="light" color={count > 0 ? 'blue' : 'gray'} circle={count < 10}>
+                    {count.toLocaleString()}
+                  </Badge>
+                )
+              }
+            >
+              {tab.label}
+            </Tabs.Tab>
+          );
+        })}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+function EmptyState({
+  search,
+  counts,
+  onChange,
+}: {
+  search: OrdersSearch;
+  counts: OrderCounts | undefined;
+  onChange: (next: { search?: undefined; status?: number }) => void;
+}) {
+  if (search.offset > 0)
+    return (
+      <Text c="dimmed">
+        This page is empty.{' '}
+        <Anchor component="button" type="button" onClick={() => onChange({})}>
+          Back to the first page
+        </Anchor>
+      </Text>
+    );
+  if (search.search)
+    return (
+      <Alert variant="light" title="No orders match">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">
+            No order matches “{search.search}”
+            {search.status === -1 ? '' : ` among the ${orderStatusLabel(search.status).toLowerCase()} ones`}. Search
+            looks at the order number, the customer's name and e-mail, and the SKUs.
+          </Text>
+          <Button size="xs" variant="default" onClick={() => onChange({ search: undefined })}>
+            Clear the search
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  if (search.status !== -1 && (counts?.total ?? 0) > 0)
+    return (
+      <Alert variant="light" title={`No ${orderStatusLabel(search.status).toLowerCase()} orders`}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">No order has this status right now.</Text>
+          <Button size="xs" variant="default" onClick={() => onChange({ status: -1 })}>
+            Show all orders
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  return (
+    <Alert variant="light" title="No orders yet">
+      Orders show here within seconds of being placed on a connected channel or rung up at a store. Connect a channel to
+      start.
+    </Alert>
+  );
+}
+
+interface OrderTableProps {
+  orders: OrderSummary[];
+  search: OrdersSearch;
+  busy: boolean;
+  onSort: (column: SortKey, order: 'asc' | 'desc') => void;
+}
+
+function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
+  const header = (column: SortKey, label: string, align: 'left' | 'right' = 'left') => {
+    const active = search.sort_by === column;
+    // A first click sorts descending (newest, largest first); another click on the same column turns it round.
+    const next = active && search.sort === 'desc' ? 'asc' : 'desc';
+    return (
+      <Table.Th
+        scope="col"
+        aria-sort={active ? (search.sort === 'asc' ? 'ascending' : 'descending') : 'none'}
+        style={{ textAlign: align }}
+      >
+        <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm">
+          {label}{' '}
+          <Text span c={active ? undefined : 'dimmed'} aria-hidden>
+            {active ? (search.sort === 'asc' ? '▲' : '▼') : '↕'}
+          </Text>
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+  return (
+    <Table.ScrollContainer minWidth={1100}>
+      <Table striped highlightOnHover aria-label="Orders" aria-busy={busy} verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            {header('number', 'Order')}
+            {header('placed_at', 'Placed')}
+            <Table.Th scope="col">Channel</Table.Th>
+            {header('customer', 'Customer')}
+            <Table.Th scope="col">Fulfillment</Table.Th>
+            {header('status', 'Status')}
+            <Table.Th scope="col" style={{ textAlign: 'right' }}>
+              Items
+            </Table.Th>
+            {header('total', 'Total', 'right')}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orders.map((order) => (
+            <OrderRow key={order.id} order={order} search={search} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          {/* The detail keeps the list's search params, so its Back link returns to this very page. */}
+          <Anchor
+            fw={600}
+            renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} search={search} />}
+          >
+            {order.number}
+          </Anchor>
+          {order.flagged ? <FlaggedBadge /> : null}
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <time dateTime={order.placedAt.toISOString()}>{formatDateTime(order.placedAt.toISOString())}</time>
+      </Table.Td>
+      <Table.Td>
+        {order.channel ? (
+          <Stack gap={0}>
+            <Text size="sm">{order.channel.name}</Text>
+            <Text size="xs" c="dimmed">
+              {CHANNEL_LABELS[order.channel.type]}
+            </Text>
+          </Stack>
+        ) : (
+          <Text span size="sm" c="dimmed">
+            Removed channel
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Stack gap={0}>
+          <Text size="sm">{order.customerName ?? (order.customerEmail ? '' : 'Guest')}</Text>
+          {order.customerEmail ? (
+            <Text size="xs" c="dimmed">
+              {order.customerEmail}
+            </Text>
+          ) : null}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <FulfillmentBadge type={order.fulfillmentType} />
+      </Table.Td>
+      <Table.Td>
+        <OrderStatusBadge status={order.status} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{order.itemCount.toLocaleString()}</Table.Td>
+      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+        {formatMoney(order.total, order.currency)}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,400 @@
+import {
+  type Comment,
+  ORDER_MESSAGES,
+  ORDER_TRANSITIONS,
+  type OrderCounts,
+  type OrderDetail,
+  type OrderList,
+  type OrderStatus,
+  type OrderSummary,
+} from '@switchyard/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../../test/render-app.tsx';
+import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
+
+const T0 = new Date('2026-11-20T10:00:00.000Z');
+const usd = (minor: number) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(minor / 100);
+
+function orderOf(n: number, overrides: Partial<OrderSummary> = {}): OrderSummary {
+  return {
+    id: `ord_${n}`,
+    channel: { id: 'chn_1', name: 'Main Shopify', type: 'shopify' },
+    externalId: `gid://shopify/Order/${n}`,
+    number: `#${1000 + n}`,
+    status: 1,
+    fulfillmentType: 'ship',
+    customerName: `Customer ${n}`,
+    customerEmail: `c${n}@example.com`,
+    currency: 'USD',
+    total: 1000 * n + 99,
+    financialStatus: 'paid',
+    itemCount: 1,
+    flagged: false,
+    placedAt: new Date(T0.getTime() - n * 60_000),
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+/** 40 orders, newest first: 30 open (#1003 a curbside pickup, #1002 flagged), 6 pending, 4 cancelled. */
+const ORDERS: OrderSummary[] = Array.from({ length: 40 }, (_, i) => {
+  const n = i + 1;
+  if (n === 2) return orderOf(n, { flagged: true });
+  if (n === 3)
+    return orderOf(n, {
+      fulfillmentType: 'curbside_pickup',
+      channel: { id: 'chn_2', name: 'Downtown', type: 'square' },
+    });
+  if (n > 36) return orderOf(n, { status: 7 });
+  if (n > 30) return orderOf(n, { status: 0 });
+  return orderOf(n);
+});
+
+type ListInput = { status?: number; search?: string; limit?: number; offset?: number };
+
+function matching({ status = 1, search }: ListInput) {
+  const q = search?.toLowerCase();
+  return ORDERS.filter(
+    (o) =>
+      (status === -1 || o.status === status) &&
+      (!q || [o.number, o.customerName, o.customerEmail].some((text) => text?.toLowerCase().includes(q))),
+  );
+}
+
+const listHandlers = {
+  'orders.list': (input: unknown): OrderList => {
+    const i = input as ListInput;
+    const rows = matching(i);
+    const offset = i.offset ?? 0;
+    const limit = i.limit ?? 25;
+    return { results: rows.slice(offset, offset + limit), total: rows.length, limit, offset };
+  },
+  'orders.count': (input: unknown): OrderCounts => {
+    const rows = matching({ ...(input as ListInput), status: -1 });
+    const byStatus: Record<string, number> = {};
+    for (const o of rows) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
+    return { total: rows.length, byStatus, flagged: rows.filter((o) => o.flagged).length };
+  },
+};
+
+const listCalls = (calls: RecordedCall[]) =>
+  calls.flatMap((call) =>
+    call.paths.flatMap((path, i) => (path === 'orders.list' ? [call.inputs[i] as ListInput] : [])),
+  );
+
+describe('orders list', { timeout: 30_000 }, () => {
+  it('shows the open orders with channel, customer, fulfillment, status, total and flag, and counts per status', async () => {
+    await renderApp('/orders', { signedIn: true, handlers: listHandlers });
+    const table = await screen.findByRole('table', { name: 'Orders' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(26);
+
+    const first = rows[1] as HTMLElement;
+    expect(within(first).getByRole('link', { name: '#1001' })).toHaveAttribute('href', '/orders/ord_1');
+    expect(within(first).getByText('Main Shopify')).toBeInTheDocument();
+    expect(within(first).getByText('Shopify')).toBeInTheDocument();
+    expect(within(first).getByText('c1@example.com')).toBeInTheDocument();
+    expect(within(first).getByText('Open')).toBeInTheDocument();
+    expect(within(first).getByText(usd(1099))).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).getByText('Flagged')).toBeInTheDocument();
+    const curbside = rows[3] as HTMLElement;
+    expect(within(curbside).getByText('Curbside pickup')).toBeInTheDocument();
+    expect(within(curbside).getByText('Square POS')).toBeInTheDocument();
+
+    const tabs = screen.getByRole('tablist', { name: 'Order status' });
+    expect(within(tabs).getByRole('tab', { name: /^Open/ })).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(within(tabs).getByRole('tab', { name: /^All/ })).toHaveTextContent('40'));
+    expect(within(tabs).getByRole('tab', { name: /^Open/ })).toHaveTextContent('30');
+    expect(within(tabs).getByRole('tab', { name: /^Pending/ })).toHaveTextContent('6');
+    expect(screen.getByText('1 order needs attention')).toBeInTheDocument();
+    expect(screen.getByText('1–25 of 30')).toBeInTheDocument();
+  });
+
+  it('keeps status, search and page in the address and asks the server for them', async () => {
+    const { user, router, fetch } = await renderApp('/orders', { signedIn: true, handlers: listHandlers });
+    const table = await screen.findByRole('table', { name: 'Orders' });
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByText('26–30 of 30')).toBeInTheDocument());
+    expect(router.state.location.search).toEqual({ offset: 25 });
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    await user.click(screen.getByRole('tab', { name: /^All/ }));
+    await waitFor(() => expect(screen.getByText('1–25 of 40')).toBeInTheDocument());
+    expect(router.state.location.search).toEqual({ status: -1 });
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search orders' }), 'c3');
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: -1, search: 'c3' }), { timeout: 2000 });
+    // c3, c30 … c39.
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(12));
+    expect(listCalls(fetch.calls).at(-1)).toMatchObject({ status: -1, search: 'c3', offset: 0, limit: 25 });
+
+    await user.click(screen.getByRole('button', { name: /^Total/ }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ sort_by: 'total' }));
+    expect(listCalls(fetch.calls).at(-1)).toMatchObject({ sort_by: 'total', sort: 'desc', search: 'c3' });
+  });
+
+  it('says when there are no orders yet, and when none match', async () => {
+    const empty = {
+      'orders.list': (): OrderList => ({ results: [], total: 0, limit: 25, offset: 0 }),
+      'orders.count': (): OrderCounts => ({ total: 0, byStatus: {}, flagged: 0 }),
+    };
+    const first = await renderApp('/orders', { signedIn: true, handlers: empty });
+    expect(await screen.findByText('No orders yet')).toBeInTheDocument();
+    first.unmount();
+    await renderApp('/orders?search=nobody', { signedIn: true, handlers: listHandlers });
+    expect(await screen.findByText('No orders match')).toBeInTheDocument();
+  });
+
+  it('shows the load error', async () => {
+    await renderApp('/orders', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.list': () => {
+          throw new ProcedureError('BAD_REQUEST', 'The database is resting');
+        },
+      },
+    });
+    expect(await screen.findByText('Could not load the orders', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByText('The database is resting')).toBeInTheDocument();
+  });
+});
+
+function detailOf(overrides: Partial<OrderDetail> = {}): OrderDetail {
+  const status = (overrides.status ?? 1) as OrderStatus;
+  return {
+    ...orderOf(1),
+    flagged: true,
+    customerPhone: '+1 555 0101',
+    shippingAddress: { name: 'Ada Lovelace', address1: '1 Engine Row', city: 'London', zip: 'N1', country: 'GB' },
+    billingAddress: null,
+    pickupLocation: null,
+    subtotal: 2000,
+    shippingTotal: 500,
+    discountTotal: 300,
+    taxTotal: 150,
+    total: 2350,
+    note: null,
+    tags: [],
+    cancelledAt: null,
+    cancelReason: null,
+    channelUrl: 'https://main.myshopify.com/admin/orders/1',
+    allowedStatuses: [...ORDER_TRANSITIONS[status]],
+    cancellable: true,
+    lines: [
+      {
+        id: 'lin_1',
+        externalId: 'l1',
+        sku: 'MUG-RED',
+        variantId: 'var_1',
+        productId: 'prd_1',
+        title: 'Red mug',
+        quantity: 2,
+        unitPrice: 1000,
+        discount: 300,
+        tax: 150,
+        fulfilledQty: 0,
+        cancelledQty: 0,
+        refundedQty: 0,
+        unknownSku: false,
+        allocations: [
+          {
+            id: 'alc_1',
+            locationId: 'loc_1',
+            locationName: 'North store',
+            storeId: 'N1',
+            quantity: 1,
+            status: 1,
+            reason: null,
+          },
+          {
+            id: 'alc_2',
+            locationId: null,
+            locationName: null,
+            storeId: null,
+            quantity: 1,
+            status: 4,
+            reason: ORDER_MESSAGES.noLocation,
+          },
+        ],
+      },
+      {
+        id: 'lin_2',
+        externalId: 'l2',
+        sku: 'GHOST-1',
+        variantId: null,
+        productId: null,
+        title: 'Mystery item',
+        quantity: 1,
+        unitPrice: 0,
+        discount: 0,
+        tax: 0,
+        fulfilledQty: 0,
+        cancelledQty: 0,
+        refundedQty: 0,
+        unknownSku: true,
+        allocations: [],
+      },
+    ],
+    timeline: [
+      {
+        id: 'tl_1',
+        kind: 'imported',
+        message: 'Imported from Main Shopify',
+        actor: 'Main Shopify',
+        fromStatus: null,
+        toStatus: 1,
+        outcome: null,
+        createdAt: T0,
+      },
+      {
+        id: 'tl_2',
+        kind: 'status',
+        message: 'Put on hold: waiting for the customer',
+        actor: 'Ada Lovelace',
+        fromStatus: 1,
+        toStatus: 6,
+        outcome: null,
+        createdAt: new Date(T0.getTime() + 60_000),
+      },
+    ],
+    ...overrides,
+  };
+}
+
+describe('order detail', { timeout: 30_000 }, () => {
+  it('shows lines with their allocations, customer, payment and timeline, and goes back to the same list page', async () => {
+    await renderApp('/orders/ord_1?status=-1&offset=25', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.get': () => detailOf(),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← Orders' })).toHaveAttribute('href', '/orders?status=-1&offset=25');
+    expect(screen.getByRole('link', { name: /Open at Shopify/ })).toHaveAttribute(
+      'href',
+      'https://main.myshopify.com/admin/orders/1',
+    );
+
+    const lines = screen.getByRole('table', { name: 'Lines' });
+    const [, mug, ghost] = within(lines).getAllByRole('row') as HTMLElement[];
+    expect(within(mug as HTMLElement).getByText('North store')).toBeInTheDocument();
+    expect(within(mug as HTMLElement).getByText('Allocated')).toBeInTheDocument();
+    expect(within(mug as HTMLElement).getByText('Insufficient stock')).toBeInTheDocument();
+    expect(within(mug as HTMLElement).getByText(ORDER_MESSAGES.noLocation)).toBeInTheDocument();
+    expect(mug).toHaveAttribute('data-attention', 'true');
+    expect(within(ghost as HTMLElement).getByText(ORDER_MESSAGES.unknownSku('GHOST-1'))).toBeInTheDocument();
+    expect(within(ghost as HTMLElement).getByText('Not allocated')).toBeInTheDocument();
+
+    const payment = screen.getByRole('table', { name: 'Payment' });
+    expect(within(payment).getByRole('row', { name: /Discounts/ })).toHaveTextContent(usd(-300));
+    expect(within(payment).getByRole('row', { name: /^Total/ })).toHaveTextContent(usd(2350));
+    expect(screen.getByText('1 Engine Row', { exact: false })).toBeInTheDocument();
+
+    expect(screen.getByText('Put on hold: waiting for the customer')).toBeInTheDocument();
+    expect(screen.getByText('Open → On hold')).toBeInTheDocument();
+    expect(screen.getByText(/Ada Lovelace ·/)).toBeInTheDocument();
+  });
+
+  it('adds a comment once it passes the contract, and shows it', async () => {
+    const comments: Comment[] = [];
+    const added: unknown[] = [];
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => detailOf(),
+        'comments.list': () => ({ results: [...comments], total: comments.length, limit: 200, page: 1 }),
+        'comments.add': (input) => {
+          added.push(input);
+          const comment: Comment = {
+            id: 'cmt_1',
+            entity_id: 'ord_1',
+            type: 'order',
+            text: (input as Comment).text,
+            author: 'Ada Lovelace',
+            created_at: T0,
+          };
+          comments.unshift(comment);
+          return comment;
+        },
+      },
+    });
+    expect(await screen.findByText('No comments yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add comment' }));
+    expect(screen.getByText(ORDER_MESSAGES.commentEmpty)).toBeInTheDocument();
+    expect(added).toEqual([]);
+
+    await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), 'Customer called: leave at the door');
+    await user.click(screen.getByRole('button', { name: 'Add comment' }));
+    const list = await screen.findByRole('list', { name: 'Comments' });
+    expect(within(list).getByText('Customer called: leave at the door')).toBeInTheDocument();
+    expect(added).toEqual([{ entity_id: 'ord_1', type: 'order', text: 'Customer called: leave at the door' }]);
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  it('offers only the allowed statuses and shows a refusal', async () => {
+    const calls: unknown[] = [];
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => detailOf({ status: 1 }),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'orders.setStatus': (input) => {
+          calls.push(input);
+          throw new ProcedureError('CONFLICT', ORDER_MESSAGES.transition(1, 9));
+        },
+      },
+    });
+    await user.click(await screen.findByLabelText('Change status to', { selector: 'input' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['On hold', 'Error']);
+    await user.click(screen.getByRole('option', { name: 'Error' }));
+    await user.click(screen.getByRole('button', { name: 'Change status' }));
+    expect(await screen.findByText(ORDER_MESSAGES.transition(1, 9))).toBeInTheDocument();
+    expect(calls).toEqual([{ id: 'ord_1', status: 9, reason: undefined }]);
+  });
+
+  it('cancels only after confirming, and then no longer offers it', async () => {
+    let order = detailOf();
+    const calls: unknown[] = [];
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => order,
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'orders.cancel': (input) => {
+          calls.push(input);
+          order = detailOf({
+            status: 7,
+            cancellable: false,
+            allowedStatuses: [],
+            cancelledAt: T0,
+            cancelReason: 'Out of stock',
+          });
+          return order;
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel order #1001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep the order' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Cancel order' }));
+    const again = await screen.findByRole('dialog', { name: 'Cancel order #1001?' });
+    await user.type(within(again).getByRole('textbox', { name: 'Reason (optional)' }), 'Out of stock');
+    await user.click(within(again).getByRole('button', { name: 'Cancel order' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel order' })).not.toBeInTheDocument());
+    expect(calls).toEqual([{ id: 'ord_1', reason: 'Out of stock' }]);
+    expect(screen.getByText(/Out of stock/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Change status to')).not.toBeInTheDocument();
+  });
+});
