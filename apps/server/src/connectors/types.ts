@@ -143,7 +143,9 @@ export interface ProviderOrderLine {
    * order's assigned location, available → committed; BigCommerce: the location it lowered
    * available_to_sell at; Square: the order's location for a sale that moved IN_STOCK → SOLD). null: the
    * channel did not lower its stock for it (yet). This is what the ledger recognises in the channel's stock
-   * report, so the sale is counted once (docs/decisions/0008).
+   * report, so the sale is counted once (docs/decisions/0008). Left out (undefined): the report this order
+   * came from does not say — Shopify's order webhooks (REST orders carry no fulfillment orders); read the
+   * order with getOrder before relying on it.
    */
   stockLocationExternalId?: string | null;
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryLogger, TEST_PROVIDER_SECRETS } from '../../../test/app.ts';
@@ -47,6 +49,28 @@ async function connected(
   const logs = memoryLogger();
   const connector = shopify.connect(endpoints, credentials, { logger: logs.logger, ...connectorOptions });
   return { connector, credentials, logs: logs.lines };
+}
+
+/** A receiver for the shop's webhooks: topic and parsed body of each delivery. */
+async function webhookReceiver() {
+  const received: { topic: string; body: Record<string, unknown> }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        topic: String(req.headers['x-shopify-topic']),
+        body: JSON.parse(Buffer.concat(chunks).toString()),
+      });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 async function allProducts(connector: Connector): Promise<ProviderProduct[]> {
@@ -329,6 +353,139 @@ describe('Shopify connector: orders', () => {
     } while (cursor);
     expect(whole.find((o) => o.externalId === placed[1])?.fulfillmentStatus).toBe('fulfilled');
     expect(whole.find((o) => o.externalId === placed[2])?.fulfillmentStatus).toBe('unfulfilled');
+  });
+});
+
+describe('Shopify connector: order import and cancel', () => {
+  it('maps a web order in full, reads it again, takes its webhook, and cancels it with a restock at Shopify', async () => {
+    const { connector } = await connected('orders-full');
+    const snap = await ctl.snapshot('orders-full');
+    const store = snap.locations[2]?.id as string;
+    const skus = Object.entries(snap.stock)
+      .filter(([, q]) => (q[store] ?? 0) >= 2)
+      .map(([sku]) => sku);
+    const hooks = await webhookReceiver();
+    await connector.subscribeWebhooks(hooks.url);
+    const { orderId } = (await ctl.call('/shopify/orders-full/orders', {
+      lines: [
+        { sku: skus[0], quantity: 2 },
+        { sku: skus[1], quantity: 1 },
+      ],
+      location: store,
+      customer: { name: 'Sam Ortiz', email: 'sam@example.com', phone: '+15035550100' },
+      shippingAddress: {
+        name: 'Sam Ortiz',
+        address1: '1 Pine St',
+        city: 'Bend',
+        province: 'OR',
+        zip: '97701',
+        country: 'US',
+      },
+      note: 'Gift wrap',
+      tags: ['gift'],
+      discount: 200,
+      tax: 150,
+      shipping: 500,
+    })) as { orderId: string };
+    const order = await connector.getOrder?.(orderId);
+    if (!order) throw new Error('order missing');
+    expect(order).toMatchObject({
+      externalId: orderId,
+      name: expect.stringMatching(/^#\d+$/),
+      currency: 'USD',
+      shippingTotal: 500,
+      discountTotal: 200,
+      taxTotal: 150,
+      financialStatus: 'paid',
+      fulfillmentStatus: 'unfulfilled',
+      cancelled: false,
+      fulfillmentType: 'ship',
+      locationExternalId: null,
+      customer: { name: 'Sam Ortiz', email: 'sam@example.com', phone: '+15035550100' },
+      shippingAddress: {
+        name: 'Sam Ortiz',
+        address1: '1 Pine St',
+        city: 'Bend',
+        province: 'OR',
+        zip: '97701',
+        country: 'US',
+      },
+      billingAddress: { address1: '1 Pine St' },
+      note: 'Gift wrap',
+      tags: ['gift'],
+      adminUrl: `${endpoints.shopify.shopUrl('orders-full')}/admin/orders/${orderId.split('/').pop()}`,
+    });
+    const gross = order.lines.reduce((s, l) => s + l.price * l.quantity, 0);
+    expect(order.subtotal).toBe(gross - 200);
+    expect(order.total).toBe(gross - 200 + 150 + 500);
+    expect(order.lines.reduce((s, l) => s + (l.discount ?? 0), 0)).toBe(200);
+    expect(order.lines.reduce((s, l) => s + (l.tax ?? 0), 0)).toBe(150);
+    // Shopify committed the lines' units at the fulfillment order's location.
+    expect(order.lines.map((l) => [l.sku, l.quantity, l.stockLocationExternalId, l.fulfilledQuantity])).toEqual([
+      [skus[0], 2, store, 0],
+      [skus[1], 1, store, 0],
+    ]);
+    expect(await connector.getOrder?.('gid://shopify/Order/1')).toBeNull();
+
+    // The orders/create payload is the order: the module maps it, except where Shopify committed the units.
+    await sandbox.ctx.webhooks.settled();
+    const payload = hooks.received.find((r) => r.topic === 'orders/create' && r.body.admin_graphql_api_id === orderId);
+    const hook = shopify.orderWebhook?.('orders/create', payload?.body);
+    expect(hook).toEqual({
+      order: expect.objectContaining({ externalId: orderId, name: order.name, total: order.total }),
+    });
+    if (!hook || !('order' in hook)) throw new Error('no order');
+    const { adminUrl: _a, lines: hookLines, ...fromHook } = hook.order;
+    const { adminUrl: _b, lines, ...fromRead } = order;
+    expect(fromHook).toEqual(fromRead);
+    expect(hookLines).toEqual(lines.map(({ stockLocationExternalId: _s, ...l }) => l));
+    expect(hookLines[0]?.stockLocationExternalId).toBeUndefined();
+    expect(shopify.orderWebhook?.('inventory_levels/update', {})).toBeNull();
+
+    // Cancel: Shopify restocks the committed units where they were, and a second cancel is a no-op.
+    const before = (await ctl.snapshot('orders-full')).stock[skus[0] as string]?.[store] as number;
+    expect(await connector.cancelOrder?.({ externalId: orderId, reason: 'customer' })).toEqual({ ok: true });
+    expect((await ctl.snapshot('orders-full')).stock[skus[0] as string]?.[store]).toBe(before + 2);
+    expect(await connector.cancelOrder?.({ externalId: orderId, reason: 'customer' })).toEqual({ ok: true });
+    expect(await connector.getOrder?.(orderId)).toMatchObject({
+      cancelled: true,
+      cancelReason: 'customer',
+      financialStatus: 'refunded',
+      lines: [
+        { cancelledQuantity: 2, fulfilledQuantity: 0, stockLocationExternalId: store },
+        { cancelledQuantity: 1, fulfilledQuantity: 0, stockLocationExternalId: store },
+      ],
+    });
+    await expect(connector.cancelOrder?.({ externalId: 'gid://shopify/Order/1' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+
+    // A pickup order names its store; an order Shopify has fulfilled cannot be cancelled.
+    const pickup = (await ctl.call('/shopify/orders-full/orders', {
+      lines: [{ sku: skus[2], quantity: 1 }],
+      location: store,
+      fulfillmentType: 'pickup',
+    })) as { orderId: string };
+    expect(await connector.getOrder?.(pickup.orderId)).toMatchObject({
+      fulfillmentType: 'pickup',
+      locationExternalId: store,
+      shippingAddress: null,
+      shippingTotal: 0,
+      lines: [{ stockLocationExternalId: store }],
+    });
+    await connector.createFulfillment({ orderExternalId: pickup.orderId, lines: [] });
+    expect((await connector.getOrder?.(pickup.orderId))?.lines[0]?.fulfilledQuantity).toBe(1);
+    await expect(connector.cancelOrder?.({ externalId: pickup.orderId })).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
+
+    // orders/cancelled carries the cancelled order.
+    await sandbox.ctx.webhooks.settled();
+    const cancelled = hooks.received.find((r) => r.topic === 'orders/cancelled');
+    expect(shopify.orderWebhook?.('orders/cancelled', cancelled?.body)).toMatchObject({
+      order: { externalId: orderId, cancelled: true, cancelReason: 'customer', financialStatus: 'refunded' },
+    });
+    await hooks.close();
   });
 });
 

@@ -157,7 +157,14 @@ describe('Shopify webhooks', () => {
       (await listed.json()) as { data: { webhookSubscriptions: { nodes: { topic: string; callbackUrl: string }[] } } }
     ).data.webhookSubscriptions.nodes;
     expect(subs.map((s) => s.topic).sort()).toEqual(
-      ['APP_UNINSTALLED', 'INVENTORY_LEVELS_UPDATE', 'ORDERS_CREATE', 'ORDERS_UPDATED', 'PRODUCTS_UPDATE'].sort(),
+      [
+        'APP_UNINSTALLED',
+        'INVENTORY_LEVELS_UPDATE',
+        'ORDERS_CANCELLED',
+        'ORDERS_CREATE',
+        'ORDERS_UPDATED',
+        'PRODUCTS_UPDATE',
+      ].sort(),
     );
     expect(new Set(subs.map((s) => s.callbackUrl))).toEqual(new Set([hookUrl]));
 
