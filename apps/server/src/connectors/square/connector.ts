@@ -534,6 +534,70 @@ export function squareConnector(
       }
     },
 
+    async getOrder(externalId): Promise<ProviderOrder | null> {
+      let order: SquareOrder;
+      try {
+        ({ order } = await client.call<{ order: SquareOrder }>('GET', `/v2/orders/${encodeURIComponent(externalId)}`));
+      } catch (err) {
+        if (err instanceof ProviderHttpError && err.status === 404) return null;
+        throw err;
+      }
+      await rememberSkus([order]);
+      return mapOrder(order, skus);
+    },
+
+    /**
+     * UpdateOrder to CANCELED at the order's current version, its open fulfillments cancelled with the reason.
+     * Square cancels only what has not been paid: a paid order ("Orders cannot be canceled after payments
+     * have been processed") or a completed one is the seller's to cancel and refund in Square's Order
+     * Manager, so it answers `unsupported`. Cancelling a cancelled order is a success.
+     */
+    async cancelOrder({ externalId, reason }) {
+      for (let attempt = 0; ; attempt++) {
+        const order = await readOrder(externalId);
+        if (order.state === 'CANCELED') return { ok: true };
+        if (order.state === 'COMPLETED')
+          return { unsupported: `Square order ${order.id} is completed: refund or return it in Square.` };
+        // A card only authorized (delayed capture), voided or failed has not been processed.
+        const processed = (order.tenders ?? []).filter(
+          (t) => !['AUTHORIZED', 'VOIDED', 'FAILED'].includes(t.card_details?.status ?? ''),
+        );
+        if (processed.length > 0)
+          return {
+            unsupported: `Square order ${order.id} has been paid, and Square cancels only unpaid orders: cancel and refund it in Square's Order Manager.`,
+          };
+        const cancelReason = reason ? reason.slice(0, 100) : undefined;
+        const fulfillments = cancelReason
+          ? (order.fulfillments ?? [])
+              .filter((f) => f.uid && !['COMPLETED', 'CANCELED', 'FAILED'].includes(String(f.state)))
+              .map((f) => ({
+                uid: f.uid,
+                ...(f.type === 'PICKUP' ? { pickup_details: { cancel_reason: cancelReason } } : {}),
+                ...(f.type === 'SHIPMENT' ? { shipment_details: { cancel_reason: cancelReason } } : {}),
+              }))
+          : [];
+        try {
+          await client.call('PUT', `/v2/orders/${encodeURIComponent(order.id)}`, {
+            idempotency_key: randomUUID(),
+            order: {
+              location_id: order.location_id,
+              version: order.version,
+              state: 'CANCELED',
+              ...(fulfillments.length > 0 ? { fulfillments } : {}),
+            },
+          });
+          return { ok: true };
+        } catch (err) {
+          // Someone changed the order between our read and write: read it again once.
+          if (squareErrorCode(err) === 'VERSION_MISMATCH' && attempt === 0) continue;
+          const first = squareErrors(err)[0];
+          if (err instanceof ProviderHttpError && err.status === 400 && first?.field === 'order.state')
+            return { unsupported: `Square would not cancel order ${order.id}: ${first.detail ?? first.code}` };
+          return asDomainError(err, `cancel order ${order.id}`);
+        }
+      }
+    },
+
     /** Square's subscriptions belong to the application (developer console), not to each seller. */
     async subscribeWebhooks() {},
   };

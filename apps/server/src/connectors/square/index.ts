@@ -1,5 +1,6 @@
 import type { ProviderModule } from '../types.ts';
 import { squareConnector } from './connector.ts';
+import { orderIdOfEvent } from './mapping.ts';
 import { squareOAuth } from './oauth.ts';
 import { squareWebhooks } from './webhooks.ts';
 
@@ -9,4 +10,9 @@ export const square: ProviderModule = {
   oauth: squareOAuth,
   connect: squareConnector,
   webhooks: squareWebhooks,
+  /** Square's order events carry the order's id, state and version, never the order: read it with getOrder. */
+  orderWebhook(topic, payload) {
+    const externalId = orderIdOfEvent(topic, payload);
+    return externalId ? { externalId } : null;
+  },
 };

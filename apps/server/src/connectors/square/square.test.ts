@@ -447,6 +447,135 @@ describe('Square connector', () => {
   });
 });
 
+describe('Square orders', () => {
+  let seller: AuthorizedChannel;
+  let connector: Connector;
+  let shop: ShopSnapshot;
+  beforeAll(async () => {
+    seller = await connectSeller('Pickup Provisions');
+    connector = connectorFor(seller.credentials).connector;
+    shop = await snapshot(seller.externalId);
+  });
+
+  async function place(body: Record<string, unknown>) {
+    const res = await fetch(`${sandbox.url}/_control/square/${seller.externalId}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { orderId: string }).orderId;
+  }
+
+  it('reads a curbside pickup order, an order paid at pickup and a POS sale whole, and knows the order events', async () => {
+    deliveries.length = 0;
+    const [sku, other] = Object.keys(shop.stock) as [string, string];
+    const location = shop.locations[1]?.id as string;
+    const pickupId = await place({
+      lines: [
+        { sku, quantity: 2 },
+        { sku: other, quantity: 1 },
+      ],
+      location,
+      fulfillmentType: 'curbside_pickup',
+      customer: { name: 'Grace Hopper', email: 'grace@example.com', phone: '+15035550101' },
+    });
+    const unpaidId = await place({ lines: [{ sku, quantity: 1 }], location, fulfillmentType: 'pickup', paid: false });
+    const saleId = await place({ lines: [{ sku: other, quantity: 3 }], location });
+
+    const pickup = await connector.getOrder?.(pickupId);
+    expect(pickup).toMatchObject({
+      externalId: pickupId,
+      fulfillmentType: 'curbside_pickup',
+      locationExternalId: location,
+      customer: { name: 'Grace Hopper', email: 'grace@example.com', phone: '+15035550101' },
+      financialStatus: 'paid',
+      fulfillmentStatus: 'unfulfilled',
+      cancelled: false,
+      completedAtStore: false,
+      currency: 'USD',
+      shippingAddress: null,
+    });
+    expect(pickup?.name).toMatch(/^[A-Za-z0-9]{4}$/);
+    expect(pickup?.lines.map((l) => [l.sku, l.quantity, l.stockLocationExternalId, l.fulfilledQuantity])).toEqual([
+      [sku, 2, location, 0],
+      [other, 1, location, 0],
+    ]);
+    expect(pickup?.subtotal).toBe(pickup?.total);
+    expect(pickup?.total).toBe((pickup?.lines ?? []).reduce((s, l) => s + l.price * l.quantity, 0));
+
+    const unpaid = await connector.getOrder?.(unpaidId);
+    expect(unpaid).toMatchObject({ fulfillmentType: 'pickup', financialStatus: 'pending', name: unpaidId.slice(0, 8) });
+    expect(unpaid?.lines[0]?.stockLocationExternalId).toBeNull();
+
+    const sale = await connector.getOrder?.(saleId);
+    expect(sale).toMatchObject({
+      completedAtStore: true,
+      fulfillmentStatus: 'fulfilled',
+      fulfillmentType: 'pickup',
+      customer: null,
+      lines: [
+        expect.objectContaining({ sku: other, quantity: 3, fulfilledQuantity: 3, stockLocationExternalId: location }),
+      ],
+    });
+    await expect(connector.getOrder?.('NOSUCHORDER')).resolves.toBeNull();
+
+    await sandbox.ctx.webhooks.settled();
+    const verifier = square.webhooks(endpoints);
+    const events = deliveries.map((d) => verifier.parse({ rawBody: d.rawBody, headers: d.headers, url: webhookUrl }));
+    const named = events.map((e) => [e.topic, square.orderWebhook?.(e.topic, e.payload) ?? null]);
+    expect(named).toContainEqual(['order.created', { externalId: pickupId }]);
+    expect(named).toContainEqual(['order.updated', { externalId: pickupId }]);
+    expect(named).toContainEqual(['order.created', { externalId: saleId }]);
+    expect(named.filter(([topic]) => topic === 'inventory.count.updated').every(([, r]) => r === null)).toBe(true);
+    expect(square.orderWebhook?.('order.updated', { data: {} })).toBeNull();
+  });
+
+  it('cancels an unpaid order at Square, and leaves a paid or completed one to the seller there', async () => {
+    const sku = Object.keys(shop.stock)[2] as string;
+    const location = shop.locations[0]?.id as string;
+    const unpaidId = await place({ lines: [{ sku, quantity: 2 }], location, fulfillmentType: 'pickup', paid: false });
+    await expect(
+      connector.cancelOrder?.({ externalId: unpaidId, reason: 'Customer changed their mind' }),
+    ).resolves.toEqual({
+      ok: true,
+    });
+    const cancelled = await connector.getOrder?.(unpaidId);
+    expect(cancelled).toMatchObject({
+      cancelled: true,
+      cancelReason: 'Customer changed their mind',
+      financialStatus: 'voided',
+      lines: [expect.objectContaining({ cancelledQuantity: 2, stockLocationExternalId: null })],
+    });
+    expect(cancelled?.cancelledAt).toBeTruthy();
+    // Again: already done.
+    await expect(connector.cancelOrder?.({ externalId: unpaidId })).resolves.toEqual({ ok: true });
+
+    const paidId = await place({ lines: [{ sku, quantity: 1 }], location, fulfillmentType: 'pickup' });
+    const refused = await connector.cancelOrder?.({ externalId: paidId });
+    expect(refused).toEqual({ unsupported: expect.stringContaining('has been paid') });
+    const saleId = await place({ lines: [{ sku, quantity: 1 }], location });
+    expect(await connector.cancelOrder?.({ externalId: saleId })).toEqual({
+      unsupported: expect.stringContaining('completed'),
+    });
+    await expect(connector.cancelOrder?.({ externalId: 'NOSUCHORDER' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    // The seller cancels the paid one in Square's Order Manager: Square restocks and refunds it.
+    const before = (await snapshot(seller.externalId)).stock[sku]?.[location] as number;
+    await fetch(`${sandbox.url}/_control/square/${seller.externalId}/orders/${paidId}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect((await snapshot(seller.externalId)).stock[sku]?.[location]).toBe(before + 1);
+    expect(await connector.getOrder?.(paidId)).toMatchObject({
+      cancelled: true,
+      financialStatus: 'refunded',
+      lines: [expect.objectContaining({ cancelledQuantity: 1, stockLocationExternalId: location })],
+    });
+  });
+});
+
 describe('Square resilience', () => {
   it('reads the whole catalog and pushes all stock through 429s, 5xx and timeouts, slowing down on 429s', async () => {
     const seller = await connectSeller('Flaky Outfitters');
