@@ -1,7 +1,8 @@
 import type { ProviderSimulator, ShopControl, ShopSnapshot } from '../context.ts';
+import { minorUnits, splitName, type WebOrderAddress, type WebOrderInput } from '../web-order.ts';
 import { apiRoutes } from './api.ts';
 import { oauthRoutes } from './oauth.ts';
-import { placeStorefrontOrder } from './orders.ts';
+import { cancelStorefrontOrder, placeStorefrontOrder } from './orders.ts';
 import { BC_APPS, BigCommerceSim } from './sim.ts';
 import type { BcStore } from './state.ts';
 
@@ -67,11 +68,69 @@ export const bigcommerceSimulator: ProviderSimulator = (app, ctx) => {
         throw badRequest('Give quantity or delta');
       }
     },
-    placeOrder: (hash, order) => {
+    // A storefront checkout: a shipped order takes its stock at the store's default location (1), a pickup
+    // order (buy online, pick up in store) at its pickup location.
+    placeOrder: (hash, raw) => {
       const store = sim.store(hash);
-      const lines = order.lines.map((l) => ({ variant: variantBySku(store, l.sku), quantity: l.quantity }));
-      const placed = placeStorefrontOrder(sim, store, lines, locationId(store, order.location));
+      const order = (raw ?? {}) as WebOrderInput;
+      if (!Array.isArray(order.lines) || order.lines.length === 0) throw badRequest('An order needs lines');
+      const lines = order.lines.map((l) => {
+        if (!Number.isInteger(l.quantity) || l.quantity <= 0) throw badRequest(`Bad quantity for ${l.sku}`);
+        return { variant: variantBySku(store, l.sku), quantity: l.quantity };
+      });
+      const type = order.fulfillmentType ?? 'ship';
+      if (type !== 'ship' && type !== 'pickup') throw badRequest(`BigCommerce has no ${type} orders`);
+      const defaultLocation = store.locations[0]?.id ?? 1;
+      const pickup =
+        type === 'pickup' ? locationId(store, order.location ?? String(store.locations[1]?.id ?? 1)) : null;
+      if (!pickup && order.location !== undefined && locationId(store, order.location) !== defaultLocation)
+        throw badRequest(
+          'A shipped storefront order takes its stock at the default location; give location for a pickup',
+        );
+      const named = splitName(order.customer?.name);
+      const address = (a: WebOrderAddress | undefined) => {
+        if (!a) return undefined;
+        const n = splitName(a.name);
+        return {
+          firstName: a.firstName ?? n?.first,
+          lastName: a.lastName ?? n?.last,
+          company: a.company,
+          street1: a.address1,
+          street2: a.address2,
+          city: a.city,
+          state: a.province,
+          zip: a.zip,
+          countryIso2: a.country?.toUpperCase(),
+          country: a.country?.toUpperCase() === 'US' ? 'United States' : a.country,
+          phone: a.phone,
+        };
+      };
+      const placed = placeStorefrontOrder(sim, store, lines, pickup ?? defaultLocation, {
+        customer: named
+          ? { first: named.first, last: named.last, email: order.customer?.email, phone: order.customer?.phone }
+          : order.customer && {
+              first: 'Jordan',
+              last: 'Reyes',
+              email: order.customer.email,
+              phone: order.customer.phone,
+            },
+        pickupLocationId: pickup,
+        shippingAddress: address(order.shippingAddress),
+        billingAddress: address(order.billingAddress),
+        customerMessage: order.note,
+        discount: minorUnits(order.discount, 'discount'),
+        tax: minorUnits(order.tax, 'tax'),
+        shippingCost: minorUnits(order.shipping, 'shipping'),
+      });
       return { orderId: String(placed.id) };
+    },
+    // POST /_control/bigcommerce/{hash}/orders/{id}/cancel: the merchant sets the order to Cancelled.
+    cancelOrder: (hash, id) => {
+      const store = sim.store(hash);
+      const order = store.orders.get(Number(id));
+      if (!order) throw notFound(`No order ${id}`);
+      if (!cancelStorefrontOrder(sim, store, order)) throw badRequest(`Order ${id} is already cancelled`);
+      return { orderId: String(order.id), statusId: order.statusId };
     },
     action: async (hash, action, body) => {
       const store = sim.store(hash);

@@ -27,17 +27,52 @@ import {
 
 type Query = Record<string, string | undefined>;
 
-/** A storefront sale: the order, its stock taken at `locationId`, and the webhooks BigCommerce sends. */
+/**
+ * A storefront sale: the order (Awaiting Fulfillment), store/order/created, then its stock taken at
+ * `locationId` (on hand, so available_to_sell, falls by each line's quantity) with BigCommerce's inventory
+ * webhooks for each line. The caller picks the location: the default one for a shipped order, the store
+ * for a pickup.
+ */
 export function placeStorefrontOrder(
   sim: BigCommerceSim,
   store: BcStore,
   lines: { variant: BcVariant; quantity: number }[],
   locationId: number,
+  details: Omit<Parameters<typeof createOrder>[1], 'lines' | 'locationId' | 'statusId'> = {},
 ): BcOrder {
-  const order = createOrder(store, { lines, locationId, statusId: 11 });
+  const order = createOrder(store, { ...details, lines, locationId, statusId: 11 });
   sim.emit(store, 'store/order/created', { type: 'order', id: order.id });
   for (const line of lines) sim.changeStock(store, line.variant.id, locationId, { delta: -line.quantity });
   return order;
+}
+
+/** The merchant cancels in the control panel: status Cancelled, the order webhooks, then the restock. */
+export function cancelStorefrontOrder(sim: BigCommerceSim, store: BcStore, order: BcOrder) {
+  const previous = order.statusId;
+  if (previous === 5) return false;
+  order.statusId = 5;
+  order.modifiedAt = Date.now();
+  sim.emit(store, 'store/order/statusUpdated', {
+    type: 'order',
+    id: order.id,
+    status: { previous_status_id: previous, new_status_id: 5 },
+  });
+  sim.emit(store, 'store/order/updated', { type: 'order', id: order.id });
+  restockOnStatus(sim, store, order, previous, 5);
+  return true;
+}
+
+/**
+ * What a status change does to stock, as BigCommerce does: into Cancelled, the units not shipped go back
+ * on hand where the order took them; out of Cancelled, they are taken again.
+ */
+export function restockOnStatus(sim: BigCommerceSim, store: BcStore, order: BcOrder, previous: number, next: number) {
+  const sign = next === 5 && previous !== 5 ? 1 : previous === 5 && next !== 5 ? -1 : 0;
+  if (sign === 0) return;
+  for (const line of order.products) {
+    const units = line.quantity - line.quantityShipped;
+    if (units > 0) sim.changeStock(store, line.variantId, line.locationId, { delta: sign * units });
+  }
 }
 
 function renderAddress(a: BcAddress, orderId: number) {
@@ -46,9 +81,9 @@ function renderAddress(a: BcAddress, orderId: number) {
     order_id: orderId,
     first_name: a.firstName,
     last_name: a.lastName,
-    company: '',
+    company: a.company ?? '',
     street_1: a.street1,
-    street_2: '',
+    street_2: a.street2 ?? '',
     city: a.city,
     zip: a.zip,
     country: a.country,
@@ -78,12 +113,16 @@ const renderLine = (l: BcOrderProduct) => ({
   type: 'physical',
   base_price: toMoneyString(l.price),
   price_ex_tax: toMoneyString(l.price),
-  price_inc_tax: toMoneyString(l.price),
-  price_tax: '0.0000',
+  price_inc_tax: toMoneyString(l.price + Math.round(l.tax / Math.max(1, l.quantity))),
+  price_tax: toMoneyString(Math.round(l.tax / Math.max(1, l.quantity))),
   base_total: toMoneyString(l.price * l.quantity),
   total_ex_tax: toMoneyString(l.price * l.quantity),
-  total_inc_tax: toMoneyString(l.price * l.quantity),
-  total_tax: '0.0000',
+  total_inc_tax: toMoneyString(l.price * l.quantity + l.tax),
+  total_tax: toMoneyString(l.tax),
+  applied_discounts:
+    l.discount > 0
+      ? [{ id: 'coupon', amount: toMoneyString(l.discount), name: 'Sandbox discount', code: null, target: 'order' }]
+      : [],
   quantity: l.quantity,
   quantity_shipped: l.quantityShipped,
   quantity_refunded: l.quantityRefunded,
@@ -168,14 +207,16 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
       status_id: o.statusId,
       status: ORDER_STATUSES[o.statusId],
       subtotal_ex_tax: toMoneyString(subtotal),
-      subtotal_inc_tax: toMoneyString(subtotal),
-      subtotal_tax: '0.0000',
+      subtotal_inc_tax: toMoneyString(subtotal + o.tax),
+      subtotal_tax: toMoneyString(o.tax),
       base_shipping_cost: toMoneyString(o.shippingCost),
       shipping_cost_ex_tax: toMoneyString(o.shippingCost),
       shipping_cost_inc_tax: toMoneyString(o.shippingCost),
-      total_ex_tax: toMoneyString(total),
+      total_ex_tax: toMoneyString(total - o.tax),
       total_inc_tax: toMoneyString(total),
-      total_tax: '0.0000',
+      total_tax: toMoneyString(o.tax),
+      discount_amount: toMoneyString(o.discount),
+      coupon_discount: '0.0000',
       items_total: o.products.reduce((s, l) => s + l.quantity, 0),
       items_shipped: o.products.reduce((s, l) => s + l.quantityShipped, 0),
       payment_method: o.paymentMethod,
@@ -282,7 +323,14 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
       if (typeof body.status_id !== 'number' || !(body.status_id in ORDER_STATUSES)) {
         throw new BcError(400, 'The field status_id is invalid.');
       }
+      const previous = order.statusId;
       setStatus(store, order, body.status_id);
+      if (typeof body.customer_message === 'string') order.customerMessage = body.customer_message;
+      order.modifiedAt = Date.now();
+      sim.emit(store, 'store/order/updated', { type: 'order', id: order.id });
+      // Cancelling puts the unshipped units back on hand at their location (and un-cancelling takes them).
+      restockOnStatus(sim, store, order, previous, body.status_id);
+      return renderOrder(store, order);
     }
     if (typeof body.customer_message === 'string') order.customerMessage = body.customer_message;
     order.modifiedAt = Date.now();

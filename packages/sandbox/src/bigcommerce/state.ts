@@ -1,5 +1,6 @@
 import { createRng } from '../rng.ts';
 import type { SeedCatalog } from '../seed.ts';
+import { spread } from '../web-order.ts';
 
 /**
  * One simulated BigCommerce store. Money is kept in cents and rendered as BigCommerce's decimals at the
@@ -85,6 +86,9 @@ export interface BcOrderProduct {
   quantityRefunded: number;
   /** Unit price, cents. */
   price: number;
+  /** The line's share of the order's discount and its tax, cents (whole line). */
+  discount: number;
+  tax: number;
   orderAddressId: number;
   locationId: number;
 }
@@ -93,7 +97,9 @@ export interface BcAddress {
   id: number;
   firstName: string;
   lastName: string;
+  company?: string;
   street1: string;
+  street2?: string;
   city: string;
   state: string;
   zip: string;
@@ -143,6 +149,9 @@ export interface BcOrder {
   pickupLocationId: number | null;
   /** Cents. */
   shippingCost: number;
+  /** Order-level discount and tax, cents (their per-line shares are on the lines). */
+  discount: number;
+  tax: number;
   refunded: number;
   paymentMethod: string;
   paymentProviderId: string;
@@ -351,15 +360,21 @@ export function createOrder(
     locationId: number;
     statusId?: number;
     createdAt?: number;
-    customer?: { first: string; last: string };
+    customer?: { first: string; last: string; email?: string; phone?: string };
     pickupLocationId?: number | null;
+    shippingAddress?: Partial<BcAddress>;
+    billingAddress?: Partial<BcAddress>;
+    customerMessage?: string;
+    discount?: number;
+    tax?: number;
+    shippingCost?: number;
   },
 ): BcOrder {
   const id = ++store.seq.order;
   const createdAt = input.createdAt ?? Date.now();
   const first = input.customer?.first ?? 'Jordan';
   const last = input.customer?.last ?? 'Reyes';
-  const email = `${first}.${last}@example.com`.toLowerCase();
+  const email = input.customer?.email ?? `${first}.${last}@example.com`.toLowerCase().replace(/\s+/g, '');
   const address = (addressId: number): BcAddress => ({
     id: addressId,
     firstName: first,
@@ -371,10 +386,21 @@ export function createOrder(
     country: 'United States',
     countryIso2: 'US',
     email,
-    phone: '503-555-0100',
+    phone: input.customer?.phone ?? '503-555-0100',
     shippingMethod: 'Flat Rate',
   });
-  const shipping = address(++store.seq.address);
+  const given = (base: BcAddress, a: Partial<BcAddress> | undefined): BcAddress => {
+    const out = { ...base };
+    for (const [k, v] of Object.entries(a ?? {})) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+    return out;
+  };
+  const shipping = given(address(++store.seq.address), input.shippingAddress);
+  const values = input.lines.map((l) => variantPrice(store, l.variant) * l.quantity);
+  const discounts = spread(input.discount ?? 0, values);
+  const taxes = spread(
+    input.tax ?? 0,
+    values.map((v, i) => v - (discounts[i] as number)),
+  );
   const order: BcOrder = {
     id,
     statusId: input.statusId ?? 11,
@@ -383,11 +409,13 @@ export function createOrder(
     shippedAt: null,
     currency: store.currency,
     customerId: 0,
-    customerMessage: '',
-    billing: { ...address(0) },
+    customerMessage: input.customerMessage ?? '',
+    billing: given({ ...address(0) }, input.billingAddress ?? input.shippingAddress),
     shipping: input.pickupLocationId ? { ...shipping, shippingMethod: 'Pickup In Store' } : shipping,
     pickupLocationId: input.pickupLocationId ?? null,
-    shippingCost: input.pickupLocationId ? 0 : 800,
+    shippingCost: input.shippingCost ?? (input.pickupLocationId ? 0 : 800),
+    discount: input.discount ?? 0,
+    tax: input.tax ?? 0,
     refunded: 0,
     paymentMethod: 'Credit Card',
     paymentProviderId: 'braintree',
@@ -396,7 +424,7 @@ export function createOrder(
     shipments: [],
     refunds: [],
   };
-  for (const { variant, quantity } of input.lines) {
+  for (const [i, { variant, quantity }] of input.lines.entries()) {
     const product = store.products.get(variant.productId);
     order.products.push({
       id: ++store.seq.line,
@@ -410,6 +438,8 @@ export function createOrder(
       quantityShipped: 0,
       quantityRefunded: 0,
       price: variantPrice(store, variant),
+      discount: discounts[i] as number,
+      tax: taxes[i] as number,
       orderAddressId: shipping.id,
       locationId: input.locationId,
     });
@@ -427,8 +457,9 @@ export function orderSubtotal(order: BcOrder): number {
   return order.products.reduce((sum, line) => sum + line.price * line.quantity, 0);
 }
 
+/** What the customer paid: items, less the discount, plus shipping and tax. */
 export function orderTotal(order: BcOrder): number {
-  return orderSubtotal(order) + order.shippingCost;
+  return orderSubtotal(order) - order.discount + order.shippingCost + order.tax;
 }
 
 /** Status after shipping: all shipped, some shipped, or unchanged. */
