@@ -64,3 +64,22 @@ function printable(key: string): string {
   const shown = key.replaceAll('\u0000', '\\u0000').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
   return shown.length > 100 ? `${shown.slice(0, 100)}…` : shown;
 }
+
+/**
+ * A copy of `value` PostgreSQL can store: U+0000 and lone surrogates become U+FFFD, input nested beyond
+ * MAX_DEPTH is cut off. For what must be kept even when malformed (a provider's webhook, marked failed).
+ */
+export function storableCopy(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[nested too deeply]';
+  if (Array.isArray(value)) return value.map((item) => storableCopy(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [cleanText(key), storableCopy(child, depth + 1)]),
+  );
+}
+
+function cleanText(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
+}

@@ -637,6 +637,30 @@ describe('webhooks', () => {
     expect(unsigned.statusCode).toBe(400);
     expect(await t.services.db.select().from(billingEvents).where(eq(billingEvents.id, id))).toEqual([]);
   });
+
+  it('keeps a signed event it cannot process, made storable and marked failed, and answers 200', async () => {
+    const nul = `evt_nul_${newId('x')}`;
+    const res = await signed({
+      id: nul,
+      object: 'event',
+      type: 'invoice.paid',
+      created: 1,
+      data: { object: { id: 'in_\u0000' } },
+    });
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    const [kept] = await t.services.db.select().from(billingEvents).where(eq(billingEvents.id, nul));
+    expect(kept).toMatchObject({
+      type: 'invoice.paid',
+      payload: { data: { object: { id: 'in_\uFFFD' } } },
+      processedAt: expect.any(Date),
+      error: 'Malformed event: payload.data.object.id must not contain the character U+0000',
+    });
+
+    const noData = `evt_nodata_${newId('x')}`;
+    expect((await signed({ id: noData, object: 'event', type: 'invoice.paid', created: 1 })).statusCode).toBe(200);
+    const [bare] = await t.services.db.select().from(billingEvents).where(eq(billingEvents.id, noData));
+    expect(bare).toMatchObject({ processedAt: expect.any(Date), error: 'Malformed event: no data' });
+  });
 });
 
 describe('plan limits', () => {

@@ -356,7 +356,8 @@ export class StripeBillingProvider implements BillingProvider {
       id: event.id,
       type: event.type,
       created: new Date(event.created * 1000),
-      object: event.data.object as unknown as ProviderEvent['object'],
+      // Signed but malformed (no data): stored and marked failed by receiveStripeEvent, not a TypeError here.
+      object: (event.data?.object ?? {}) as unknown as ProviderEvent['object'],
       raw: event as unknown as Record<string, unknown>,
     };
   }

@@ -1,7 +1,9 @@
 // POST /webhooks/stripe: verified over the raw body with the endpoint's signing secret, stored once by
 // event id, answered 200 at once, and processed by the `billing.event` job.
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { findUnstorable, storableCopy } from '../../lib/storable.ts';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { InvalidSignature, type ProviderEvent } from './billing.provider.ts';
@@ -53,6 +55,29 @@ export async function receiveStripeEvent(
     if (err instanceof InvalidSignature) return { status: 400, message: 'Invalid Stripe signature' };
     throw err;
   }
+  const malformed = malformation(event);
+  if (malformed) {
+    // Signed, so from Stripe: kept with the reason and never processed (a retry would fail the same way).
+    const usableId = typeof event.id === 'string' && event.id.length > 0 && event.id.length <= 255;
+    const [kept] = await services.db
+      .insert(billingEvents)
+      .values({
+        id:
+          usableId && !findUnstorable(event.id)
+            ? event.id
+            : `malformed:${createHash('sha256').update(rawBody).digest('hex')}`,
+        type: typeof event.type === 'string' ? String(storableCopy(event.type)).slice(0, 255) : 'malformed',
+        mode: provider.mode,
+        createdAt: storableDate(event.created) ?? new Date(),
+        payload: storableCopy(event.raw) as Record<string, unknown>,
+        processedAt: new Date(),
+        error: `Malformed event: ${malformed}`.slice(0, 500),
+      })
+      .onConflictDoNothing({ target: billingEvents.id })
+      .returning({ id: billingEvents.id });
+    services.logger.warn({ eventId: kept?.id, problem: malformed.slice(0, 200) }, 'billing: malformed event');
+    return { status: 200, duplicate: !kept };
+  }
   const customer = event.object.customer;
   const accountId = await accountForCustomer(
     services.db,
@@ -84,6 +109,19 @@ export async function receiveStripeEvent(
     });
   }
   return { status: 200, duplicate: false };
+}
+
+/** PostgreSQL's timestamptz holds 4713 BC to 294276 AD; a JavaScript Date goes further back. */
+const storableDate = (d: Date) => (!Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 ? d : undefined);
+
+/** Why a signed event cannot be stored and processed as it is (undefined: it can). */
+function malformation(event: ProviderEvent): string | undefined {
+  if (typeof event.id !== 'string' || event.id.length === 0 || event.id.length > 255) return 'no usable id';
+  if (typeof event.type !== 'string' || event.type.length > 255) return 'no usable type';
+  if (!storableDate(event.created)) return 'created is not a time';
+  if (!event.raw.data || typeof event.raw.data !== 'object') return 'no data';
+  const unstorable = findUnstorable({ id: event.id, type: event.type, payload: event.raw });
+  return unstorable ? `${unstorable.path} ${unstorable.problem}` : undefined;
 }
 
 /**

@@ -456,16 +456,60 @@ describe('webhooks without a channel', () => {
     }
   });
 
-  it('refuses a body signed with another secret, and a signed body it cannot read', async () => {
+  it('refuses a body signed with another secret, and keeps a signed body it cannot read, marked failed', async () => {
     const headers = {
       'x-shopify-topic': 'orders/create',
       'x-shopify-shop-domain': 'demo.myshopify.com',
       'x-shopify-event-id': 'evt-bad',
     };
     expect((await deliver('{"id":2}', headers, 'not-our-secret')).statusCode).toBe(401);
+    // Refusing it would only have Shopify deliver it again, and again.
     const unreadable = await deliver('not json', headers);
-    expect(unreadable.json()).toEqual({ code: 400, message: 'Unreadable webhook payload' });
-    const stored = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, 'evt-bad'));
-    expect(stored).toEqual([]);
+    expect(unreadable.json()).toEqual({ received: true, duplicate: false });
+    expect((await deliver('not json', headers)).json()).toEqual({ received: true, duplicate: true });
+    const [stored] = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.topic, 'unreadable'));
+    expect(stored).toMatchObject({
+      provider: 'shopify',
+      payload: { body: 'not json' },
+      processedAt: expect.any(Date),
+      error: 'Unreadable webhook payload: A Shopify webhook whose body is not JSON',
+    });
+  });
+
+  it('keeps a payload PostgreSQL cannot hold, made storable and marked failed, and never processes it', async () => {
+    const res = await deliver('{"id":4,"note":"a\\u0000b","items":[{"sku":"x\\ud800"}]}', {
+      'x-shopify-topic': 'orders/create',
+      'x-shopify-shop-domain': 'demo.myshopify.com',
+      'x-shopify-event-id': 'evt-nul',
+    });
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    const [stored] = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, 'evt-nul'));
+    expect(stored).toMatchObject({
+      payload: { id: 4, note: 'a\uFFFDb', items: [{ sku: 'x\uFFFD' }] },
+      processedAt: expect.any(Date),
+      outcome: 'not processed: malformed',
+      error: expect.stringMatching(
+        /^payload\.(note must not contain the character U\+0000|items\.0\.sku must be valid Unicode)/,
+      ),
+    });
+  });
+
+  it("marks failed a stock event whose quantity no level can hold, instead of failing its channel's every pass", async () => {
+    const headers = {
+      'x-shopify-topic': 'inventory_levels/update',
+      'x-shopify-shop-domain': 'demo.myshopify.com',
+    };
+    for (const [eventId, available] of [
+      ['evt-qty-huge', '1e12'],
+      ['evt-qty-half', '1.5'],
+    ] as const) {
+      const body = `{"inventory_item_id":1,"location_id":2,"available":${available}}`;
+      expect((await deliver(body, { ...headers, 'x-shopify-event-id': eventId })).statusCode).toBe(200);
+      const [stored] = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, eventId));
+      expect(stored).toMatchObject({
+        processedAt: expect.any(Date),
+        error: `a stock quantity that is not a whole number in range (${Number(available)})`,
+      });
+    }
   });
 });

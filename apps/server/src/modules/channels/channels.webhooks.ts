@@ -9,6 +9,7 @@ import { verifySignedPayload } from '../../connectors/bigcommerce/index.ts';
 import { PROVIDERS } from '../../connectors/index.ts';
 import type { WebhookEvent, WebhookRequest } from '../../connectors/types.ts';
 import { newId } from '../../lib/ids.ts';
+import { findUnstorable, storableCopy } from '../../lib/storable.ts';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
@@ -21,6 +22,7 @@ import {
 } from '../inventory/inbound.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
+import { processOrderEvent } from '../orders/orders.import.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
@@ -90,14 +92,66 @@ export async function receiveWebhook(
   let event: WebhookEvent;
   try {
     event = verifier.parse(req);
-  } catch {
-    return { status: 400, message: 'Unreadable webhook payload' };
+  } catch (err) {
+    // Signed, so from the provider: kept and marked failed. Refusing it would only have the provider retry it.
+    const reason = err instanceof Error ? err.message : 'no detail';
+    return storeEvent(
+      services,
+      type,
+      {
+        provider: type,
+        eventId: `unreadable:${createHash('sha256').update(req.rawBody).digest('hex')}`,
+        topic: 'unreadable',
+        shopExternalId: '',
+        occurredAt: null,
+        payload: { body: req.rawBody.toString('utf8').slice(0, 65_536) },
+      },
+      `Unreadable webhook payload: ${reason}`,
+    );
   }
   return storeEvent(services, type, event);
 }
 
-/** Stores a verified event once per (provider, event id) and queues its processing. */
-async function storeEvent(services: Services, type: ChannelType, event: WebhookEvent): Promise<ReceiveResult> {
+const INT4_MAX = 2_147_483_647;
+/** PostgreSQL's timestamptz holds 4713 BC to 294276 AD; a JavaScript Date goes further back. */
+const storableDate = (d: Date | null) => (d && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 ? d : null);
+
+/**
+ * Why a verified event cannot be processed as it is (undefined: it can). Such an event is stored, made
+ * storable, and marked failed with the reason: processing it would fail on every retry, and a stock event
+ * would hold up the channel's whole batch with it.
+ */
+function malformation(event: WebhookEvent): string | undefined {
+  const { eventId, topic, shopExternalId: shop, payload } = event;
+  const unstorable = findUnstorable({ eventId, topic, shop, payload });
+  if (unstorable) return `${unstorable.path || 'the event'} ${unstorable.problem}`;
+  if (eventId.length > 500 || topic.length > 500 || shop.length > 500) {
+    return 'an event id, topic or shop longer than 500 characters';
+  }
+  const reports = isInventoryTopic(topic)
+    ? (carriedReports({ ...event, occurredAt: null, receivedAt: new Date() }) ?? [])
+    : [];
+  for (const report of reports) {
+    if (!Number.isInteger(report.quantity) || Math.abs(report.quantity) > INT4_MAX) {
+      return `a stock quantity that is not a whole number in range (${report.quantity})`;
+    }
+    if (!storableDate(report.at)) return 'a stock report time out of range';
+  }
+  return undefined;
+}
+
+/**
+ * Stores a verified event once per (provider, event id) and queues its processing; a malformed one (or one
+ * whose body could not be read: `failure`) is stored with the reason and not processed.
+ */
+async function storeEvent(
+  services: Services,
+  type: ChannelType,
+  received: WebhookEvent,
+  failure?: string,
+): Promise<ReceiveResult> {
+  const problem = failure ?? malformation(received);
+  const event = problem ? malformedCopy(received) : received;
   // The live installation of the shop if there is one, else its most recent channel.
   const [channel] = await services.db
     .select({ id: channels.id, accountId: channels.accountId })
@@ -105,8 +159,7 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
     .where(and(eq(channels.type, type), eq(channels.externalId, event.shopExternalId)))
     .orderBy(sql`${channels.status} in ('connected', 'error') desc`, desc(channels.updatedAt))
     .limit(1);
-  const stamped = event.occurredAt ? new Date(event.occurredAt) : null;
-  const occurredAt = stamped && !Number.isNaN(stamped.getTime()) ? stamped : null;
+  const occurredAt = storableDate(event.occurredAt ? new Date(event.occurredAt) : null);
   const [stored] = await services.db
     .insert(webhookEvents)
     .values({
@@ -119,9 +172,19 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
       channelId: channel?.id ?? null,
       payload: event.payload ?? {},
       occurredAt,
+      ...(problem
+        ? { processedAt: new Date(), outcome: 'not processed: malformed', error: problem.slice(0, 500) }
+        : {}),
     })
     .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
     .returning({ id: webhookEvents.id });
+  if (problem) {
+    services.logger.warn(
+      { provider: type, id: stored?.id, problem: problem.slice(0, 200) },
+      'webhook: malformed event',
+    );
+    return { status: 200, duplicate: !stored, id: stored?.id ?? '' };
+  }
   if (!stored) {
     const [existing] = await services.db
       .select({ id: webhookEvents.id, processedAt: webhookEvents.processedAt })
@@ -153,6 +216,14 @@ async function storeEvent(services: Services, type: ChannelType, event: WebhookE
   // Stock changes are latency-critical: this process's idle webhook workers fetch it now, not at their next poll.
   services.queue?.notify?.(CHANNEL_WEBHOOK_JOB);
   return { status: 200, duplicate: false, id: stored.id };
+}
+
+/** The event made storable; an id too long for the unique index is kept as its hash. */
+function malformedCopy(event: WebhookEvent): WebhookEvent {
+  const copy = storableCopy(event) as WebhookEvent;
+  const long = (text: string) =>
+    text.length > 500 ? `sha256:${createHash('sha256').update(text).digest('hex')}` : text;
+  return { ...copy, eventId: long(copy.eventId), topic: long(copy.topic), shopExternalId: long(copy.shopExternalId) };
 }
 
 /**
@@ -240,8 +311,12 @@ async function applyEvent(services: Services, event: EventRow): Promise<string> 
   if (!event.channelId) return 'no channel for this shop';
   const isUninstall = UNINSTALL_TOPICS.has(event.topic);
   const isRevoked = REVOKED_TOPICS.has(event.topic);
-  // Inventory, order and product topics wait for the sync engine, which reads them from this table.
-  if (!isUninstall && !isRevoked) return 'no handler yet';
+  if (!isUninstall && !isRevoked) {
+    const ordered = await processOrderEvent(services, event);
+    if (ordered !== null) return ordered;
+    // Product topics wait for the sync engine, which reads them from this table.
+    return 'no handler yet';
+  }
 
   const mailIds: string[] = [];
   const outcome = await services.db.transaction(async (tx) => {
