@@ -111,6 +111,27 @@ describe('file uploads', () => {
     expect(json.statusCode).toBe(415);
   });
 
+  it('answers a multipart body it cannot parse with 400, not 500', async () => {
+    for (const [type, payload] of [
+      ['multipart/form-data', '--x\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nab',
+      ],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/files/upload',
+        headers: { ...owner.headers, 'content-type': type },
+        payload,
+      });
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'The upload could not be read: send one image as multipart form data in the field "file".',
+      });
+    }
+  });
+
   it('refuses a file over 10 MB (413) and keeps nothing of it', async () => {
     const before = await readdir(join(dataDir, 'uploads', owner.accountId));
     const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);

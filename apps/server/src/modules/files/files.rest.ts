@@ -35,7 +35,12 @@ export function filesRest(app: RestApp, services: Services) {
           if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
             throw new DomainError('VALIDATION', 'Upload one file at a time.');
           }
-          throw err;
+          if (err instanceof DomainError) throw err;
+          // Anything else here is the body failing to parse (no boundary, a part cut short): the client's fault.
+          throw new DomainError(
+            'VALIDATION',
+            'The upload could not be read: send one image as multipart form data in the field "file".',
+          );
         }
         const stored = await storeImage(services, actor.accountId, bytes);
         reply.status(201);
