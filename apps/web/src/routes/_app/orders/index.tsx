@@ -336,8 +336,8 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
       </Table.Td>
       <Table.Td>
         <Stack gap={0}>
-          <Text size="sm">{order.customerName ?? (order.customerEmail ? '' : 'Guest')}</Text>
-          {order.customerEmail ? (
+          <Text size="sm">{order.customerName ?? order.customerEmail ?? 'Guest'}</Text>
+          {order.customerName && order.customerEmail ? (
             <Text size="xs" c="dimmed">
               {order.customerEmail}
             </Text>

@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
+/** The first screen of a test waits longer: CI shares two cores. */
+const SLOW = { timeout: 5000 };
 const T0 = new Date('2026-11-20T10:00:00.000Z');
 const usd = (minor: number) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(minor / 100);
@@ -87,7 +89,7 @@ const listCalls = (calls: RecordedCall[]) =>
 describe('orders list', { timeout: 30_000 }, () => {
   it('shows the open orders with channel, customer, fulfillment, status, total and flag, and counts per status', async () => {
     await renderApp('/orders', { signedIn: true, handlers: listHandlers });
-    const table = await screen.findByRole('table', { name: 'Orders' });
+    const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(26);
 
@@ -105,7 +107,7 @@ describe('orders list', { timeout: 30_000 }, () => {
 
     const tabs = screen.getByRole('tablist', { name: 'Order status' });
     expect(within(tabs).getByRole('tab', { name: /^Open/ })).toHaveAttribute('aria-selected', 'true');
-    await waitFor(() => expect(within(tabs).getByRole('tab', { name: /^All/ })).toHaveTextContent('40'));
+    await waitFor(() => expect(within(tabs).getByRole('tab', { name: /^All/ })).toHaveTextContent('40'), SLOW);
     expect(within(tabs).getByRole('tab', { name: /^Open/ })).toHaveTextContent('30');
     expect(within(tabs).getByRole('tab', { name: /^Pending/ })).toHaveTextContent('6');
     expect(screen.getByText('1 order needs attention')).toBeInTheDocument();
@@ -114,26 +116,26 @@ describe('orders list', { timeout: 30_000 }, () => {
 
   it('keeps status, search and page in the address and asks the server for them', async () => {
     const { user, router, fetch } = await renderApp('/orders', { signedIn: true, handlers: listHandlers });
-    const table = await screen.findByRole('table', { name: 'Orders' });
+    const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    await waitFor(() => expect(screen.getByText('26–30 of 30')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('26–30 of 30')).toBeInTheDocument(), SLOW);
     expect(router.state.location.search).toEqual({ offset: 25 });
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
 
     await user.click(screen.getByRole('tab', { name: /^All/ }));
-    await waitFor(() => expect(screen.getByText('1–25 of 40')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('1–25 of 40')).toBeInTheDocument(), SLOW);
     expect(router.state.location.search).toEqual({ status: -1 });
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
 
     await user.type(screen.getByRole('searchbox', { name: 'Search orders' }), 'c3');
-    await waitFor(() => expect(router.state.location.search).toEqual({ status: -1, search: 'c3' }), { timeout: 2000 });
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: -1, search: 'c3' }), SLOW);
     // c3, c30 … c39.
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(12));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(12), SLOW);
     expect(listCalls(fetch.calls).at(-1)).toMatchObject({ status: -1, search: 'c3', offset: 0, limit: 25 });
 
     await user.click(screen.getByRole('button', { name: /^Total/ }));
-    await waitFor(() => expect(router.state.location.search).toMatchObject({ sort_by: 'total' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ sort_by: 'total' }), SLOW);
     expect(listCalls(fetch.calls).at(-1)).toMatchObject({ sort_by: 'total', sort: 'desc', search: 'c3' });
   });
 
@@ -143,10 +145,10 @@ describe('orders list', { timeout: 30_000 }, () => {
       'orders.count': (): OrderCounts => ({ total: 0, byStatus: {}, flagged: 0 }),
     };
     const first = await renderApp('/orders', { signedIn: true, handlers: empty });
-    expect(await screen.findByText('No orders yet')).toBeInTheDocument();
+    expect(await screen.findByText('No orders yet', {}, SLOW)).toBeInTheDocument();
     first.unmount();
     await renderApp('/orders?search=nobody', { signedIn: true, handlers: listHandlers });
-    expect(await screen.findByText('No orders match')).toBeInTheDocument();
+    expect(await screen.findByText('No orders match', {}, SLOW)).toBeInTheDocument();
   });
 
   it('shows the load error', async () => {
@@ -276,7 +278,7 @@ describe('order detail', { timeout: 30_000 }, () => {
         'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
       },
     });
-    expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Order #1001' }, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← Orders' })).toHaveAttribute('href', '/orders?status=-1&offset=25');
     expect(screen.getByRole('link', { name: /Open at Shopify/ })).toHaveAttribute(
       'href',
@@ -326,14 +328,14 @@ describe('order detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    expect(await screen.findByText('No comments yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No comments yet.', {}, SLOW)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add comment' }));
     expect(screen.getByText(ORDER_MESSAGES.commentEmpty)).toBeInTheDocument();
     expect(added).toEqual([]);
 
     await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), 'Customer called: leave at the door');
     await user.click(screen.getByRole('button', { name: 'Add comment' }));
-    const list = await screen.findByRole('list', { name: 'Comments' });
+    const list = await screen.findByRole('list', { name: 'Comments' }, SLOW);
     expect(within(list).getByText('Customer called: leave at the door')).toBeInTheDocument();
     expect(added).toEqual([{ entity_id: 'ord_1', type: 'order', text: 'Customer called: leave at the door' }]);
     expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
@@ -352,12 +354,12 @@ describe('order detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    await user.click(await screen.findByLabelText('Change status to', { selector: 'input' }));
-    const options = await screen.findAllByRole('option');
+    await user.click(await screen.findByLabelText('Change status to', { selector: 'input' }, SLOW));
+    const options = await screen.findAllByRole('option', {}, SLOW);
     expect(options.map((option) => option.textContent)).toEqual(['On hold', 'Error']);
     await user.click(screen.getByRole('option', { name: 'Error' }));
     await user.click(screen.getByRole('button', { name: 'Change status' }));
-    expect(await screen.findByText(ORDER_MESSAGES.transition(1, 9))).toBeInTheDocument();
+    expect(await screen.findByText(ORDER_MESSAGES.transition(1, 9), {}, SLOW)).toBeInTheDocument();
     expect(calls).toEqual([{ id: 'ord_1', status: 9, reason: undefined }]);
   });
 
@@ -382,17 +384,17 @@ describe('order detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Cancel order #1001?' });
+    await user.click(await screen.findByRole('button', { name: 'Cancel order' }, SLOW));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel order #1001?' }, SLOW);
     await user.click(within(dialog).getByRole('button', { name: 'Keep the order' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
     expect(calls).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Cancel order' }));
-    const again = await screen.findByRole('dialog', { name: 'Cancel order #1001?' });
+    const again = await screen.findByRole('dialog', { name: 'Cancel order #1001?' }, SLOW);
     await user.type(within(again).getByRole('textbox', { name: 'Reason (optional)' }), 'Out of stock');
     await user.click(within(again).getByRole('button', { name: 'Cancel order' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel order' })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel order' })).not.toBeInTheDocument(), SLOW);
     expect(calls).toEqual([{ id: 'ord_1', reason: 'Out of stock' }]);
     expect(screen.getByText(/Out of stock/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Change status to')).not.toBeInTheDocument();
