@@ -1,4 +1,4 @@
-import { OrdersSearch } from '@switchyard/contracts';
+import { type OrderDetail, OrdersSearch } from '@switchyard/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { shouldRetry } from '../../../../lib/query-client.ts';
@@ -24,10 +24,15 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'NOT_FOUND';
 }
 
+/** How often an order is read again while a write-back to its channel (a cancel, say) has no outcome yet. */
+export const WRITE_BACK_POLL_MS = 2000;
+
 export function orderOptions(trpc: Trpc, id: string) {
   return {
     ...trpc.orders.get.queryOptions({ id }),
     retry: (failureCount: number, error: unknown) => !isNotFound(error) && shouldRetry(failureCount, error),
+    refetchInterval: (query: { state: { data?: OrderDetail } }) =>
+      query.state.data?.timeline.some((entry) => entry.outcome === 'pending') ? WRITE_BACK_POLL_MS : false,
   };
 }
 
