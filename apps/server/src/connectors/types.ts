@@ -180,6 +180,8 @@ export interface ProviderOrder {
   cancelled: boolean;
   cancelledAt?: string | null;
   cancelReason?: string | null;
+  /** On a cancel, the channel put the units it had taken back on its own stock (default true). */
+  restockedOnCancel?: boolean;
   /**
    * A POS sale that is already complete at its store (Square COMPLETED POS order): recorded as fulfilled there,
    * moving on-hand once.

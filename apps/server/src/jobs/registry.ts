@@ -4,6 +4,8 @@ import { processInventoryEvents } from '../modules/inventory/inbound.ts';
 import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
 import { CHANNEL_STOCK_EVENTS_JOB } from '../modules/inventory/schedule.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';
+import { cancelAtChannel, importOrders, ORDER_IMPORT_JOB } from '../modules/orders/orders.import.ts';
+import { ORDER_CANCEL_JOB } from '../modules/orders/orders.service.ts';
 import { CATALOG_DAILY_JOB, dispatchDailyCatalogSync } from '../modules/products/catalog.schedule.ts';
 import { CATALOG_IMPORT_JOB, CATALOG_IMPORT_RETRIES, runCatalogImport } from '../modules/products/catalog-import.ts';
 import {
@@ -76,8 +78,31 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryDelaySeconds: 60,
     concurrency: 1,
   };
+  // A channel's order pull (one waits at a time per channel) and the cancel write-back (retried; its last
+  // failure tells the merchant to cancel at the channel).
+  const orderImport: JobDefinition<{ channelId: string }> = {
+    name: ORDER_IMPORT_JOB,
+    handler: async ({ channelId }) => {
+      await importOrders(services, channelId);
+    },
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 60 * 60,
+    concurrency: 2,
+  };
+  const orderCancel: JobDefinition<{ orderId: string; accountId: string }> = {
+    name: ORDER_CANCEL_JOB,
+    handler: (data, meta) => cancelAtChannel(services, data, meta.retryCount >= 5),
+    retryLimit: 5,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    concurrency: 2,
+  };
   return [
     mailSend as JobDefinition<never>,
+    orderImport as JobDefinition<never>,
+    orderCancel as JobDefinition<never>,
     channelWebhook as JobDefinition<never>,
     stockEvents as JobDefinition<never>,
     billingEvent as JobDefinition<never>,

@@ -2,6 +2,8 @@
 // process that died between storing and queueing) are queued again. Nothing stored is left unprocessed.
 import { requeueStrandedBillingEvents } from '../modules/billing/billing.webhooks.ts';
 import { queueWaitingStockEvents, requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
+import { pruneClaims } from '../modules/inventory/claims.ts';
+import { queueDueOrderImports } from '../modules/orders/orders.import.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
 
@@ -9,7 +11,14 @@ export const EVENTS_SWEEP_JOB = 'events.sweep';
 export const EVENTS_SWEEP_CRON = '* * * * *';
 
 export async function sweepStrandedEvents(services: Services): Promise<{ channel: number; billing: number }> {
-  return { channel: await requeueStrandedEvents(services), billing: await requeueStrandedBillingEvents(services) };
+  const found = {
+    channel: await requeueStrandedEvents(services),
+    billing: await requeueStrandedBillingEvents(services),
+  };
+  // Orders webhooks missed, pulled by each channel's cursor when its interval is due; met stock claims pruned.
+  await queueDueOrderImports(services);
+  await pruneClaims(services.db);
+  return found;
 }
 
 export function sweepJobDefinition(services: Services): JobDefinition<Record<string, never>> {

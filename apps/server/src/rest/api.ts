@@ -10,6 +10,7 @@ import { exportsFrontendRest, exportsV1Rest } from '../modules/exports/exports.r
 import { filesRest } from '../modules/files/files.rest.ts';
 import { locationsRest } from '../modules/locations/locations.rest.ts';
 import { mailRest } from '../modules/mail/mail.rest.ts';
+import { ordersFrontendRest, ordersRest } from '../modules/orders/orders.rest.ts';
 import { catalogFrontendRest, catalogRest } from '../modules/products/catalog.rest.ts';
 import { productsFrontendRest, productsRest } from '../modules/products/products.rest.ts';
 import { syncsFrontendRest } from '../modules/syncs/syncs.rest.ts';
@@ -31,6 +32,7 @@ const modules: Record<RestVersion, RestModule[]> = {
     exportsFrontendRest,
     catalogFrontendRest,
     productsFrontendRest,
+    ordersFrontendRest,
   ],
   v1: [
     statusRest,
@@ -42,6 +44,7 @@ const modules: Record<RestVersion, RestModule[]> = {
     catalogRest,
     productsRest,
     filesRest,
+    ordersRest,
   ],
   v2: [
     statusRest,
@@ -53,6 +56,7 @@ const modules: Record<RestVersion, RestModule[]> = {
     catalogRest,
     productsRest,
     filesRest,
+    ordersRest,
   ],
 };
 

@@ -8,6 +8,7 @@ import { buffersRouter } from '../modules/buffers/buffers.router.ts';
 import { channelsRouter } from '../modules/channels/channels.router.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
 import { locationsRouter } from '../modules/locations/locations.router.ts';
+import { commentsRouter, ordersRouter } from '../modules/orders/orders.router.ts';
 import { productsRouter } from '../modules/products/products.router.ts';
 import { stockRouter } from '../modules/stock/stock.router.ts';
 import { syncsRouter } from '../modules/syncs/syncs.router.ts';
@@ -31,6 +32,8 @@ export const appRouter = router({
   products: productsRouter,
   inventory: stockRouter,
   buffers: buffersRouter,
+  orders: ordersRouter,
+  comments: commentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

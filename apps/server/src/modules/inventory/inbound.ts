@@ -10,6 +10,7 @@ import { channels, webhookEvents } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
+import { absorbIntoClaims, lockExpectedClaims, type OpenClaim, writeClaims } from './claims.ts';
 import { channelStock } from './inventory.tables.ts';
 import { applyMovements, asJson, type MovementInput, markDirty } from './ledger.ts';
 import { deferWhilePushing, schedulePush } from './schedule.ts';
@@ -157,6 +158,36 @@ export async function applyChannelReports(
           : [];
       }),
     );
+    // Orders imported before their channel's report of the sale: the report is absorbed, not counted again.
+    const claims = await lockExpectedClaims(tx, channel.id, [...levels.values()]);
+    const changedClaims: OpenClaim[] = [];
+    const counted: Parameters<typeof writeClaims>[4] = [];
+    /** A change the report shows, less what orders already account for; what is left is counted. */
+    const count = (
+      key: string,
+      report: ChannelReport,
+      variantId: string,
+      locationId: string,
+      delta: number,
+      settle: boolean,
+    ) => {
+      const absorbed = absorbIntoClaims(claims.get(key) ?? [], delta, report.at, settle);
+      changedClaims.push(...absorbed.changed);
+      if (absorbed.delta === 0) {
+        result.unchanged += 1;
+        return;
+      }
+      const movement = movementOf(channel, reason, report, variantId, locationId, absorbed.delta);
+      movements.push(movement);
+      counted.push({
+        variantId,
+        externalLocationId: report.externalLocationId,
+        locationId,
+        qty: absorbed.delta,
+        at: report.at,
+        key: movement.idempotencyKey as string,
+      });
+    };
     const changed = new Map<string, LevelChange>();
     /** What the pass learnt of a level: on its row (later reports of the level see it) and to be written. */
     const learn = (key: string, row: LevelRow, fields: LevelChange) => {
@@ -193,7 +224,7 @@ export async function applyChannelReports(
           result.unchanged += 1;
           continue;
         }
-        movements.push(movementOf(channel, reason, report, variantId, locationId, overwritten));
+        count(key, report, variantId, locationId, overwritten, false);
         continue;
       }
       // Out of order: older than the channel's last report since the push, which already includes it.
@@ -233,12 +264,15 @@ export async function applyChannelReports(
       }
       const delta = report.quantity - known;
       if (delta === 0) {
+        // Still, an order's claim the report surely includes is settled: the channel's number has it now.
+        changedClaims.push(...absorbIntoClaims(claims.get(key) ?? [], 0, report.at, true).changed);
         result.unchanged += 1;
         continue;
       }
-      movements.push(movementOf(channel, reason, report, variantId, locationId, delta));
+      count(key, report, variantId, locationId, delta, true);
     }
     await writeLevels(tx, channel, changed);
+    await writeClaims(tx, channel.accountId, channel.id, changedClaims, counted);
     const applied = movements.length ? await applyMovements(tx, channel.accountId, movements) : [];
     result.changed += applied.filter((a) => a.applied).length;
     result.unchanged += applied.filter((a) => !a.applied).length;

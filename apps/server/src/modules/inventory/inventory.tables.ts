@@ -155,3 +155,46 @@ export const inventoryDirty = pgTable(
     index('inventory_dirty_marked_idx').on(t.channelId, t.markedAt),
   ],
 );
+
+/**
+ * A sale (or restock) is counted once (docs/decisions/0008-a-sale-moves-stock-once.md). A channel lowers its
+ * own stock when it takes an order and reports that as a stock change; the order import reserves for the same
+ * units. Whichever arrives first leaves a row here for the other to meet:
+ * - `expected`: an imported order's line says the channel moved `qty` (signed: −q sold, +q put back) at this
+ *   channel location at time `at`; the channel's report of it is absorbed instead of counted.
+ * - `counted`: a channel report already moved our on_hand by `qty`; an order that turns out to have caused it
+ *   reverses it (the order's own verbs then reserve or consume).
+ * `remaining` drops as rows are met; a row at 0 is done. Expected rows lapse after EXPECTED_CLAIM_TTL.
+ */
+export const channelStockClaims = pgTable(
+  'channel_stock_claims',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    channelId: text()
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    variantId: text().notNull(),
+    externalLocationId: text().notNull(),
+    /** Our location the channel location mapped to when the row was made (where a reversal lands). */
+    locationId: text().notNull(),
+    kind: text().$type<'expected' | 'counted'>().notNull(),
+    qty: integer().notNull(),
+    remaining: integer().notNull(),
+    /** The provider's time of the channel's movement (the order's time, or the report's). */
+    at: at().notNull(),
+    /** Unique per cause: the order line's claim, or the movement's idempotency key. */
+    key: text().notNull(),
+    reference: text(),
+    createdAt: at().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('channel_stock_claims_key').on(t.accountId, t.key),
+    index('channel_stock_claims_open_idx')
+      .on(t.channelId, t.variantId, t.externalLocationId, t.kind)
+      .where(sql`${t.remaining} <> 0`),
+    index('channel_stock_claims_created_idx').on(t.createdAt),
+  ],
+);

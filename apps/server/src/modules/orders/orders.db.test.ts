@@ -1,0 +1,199 @@
+// The order core against a real database (PGlite, and a server with TEST_DATABASE_URL): a sale moves our
+// stock once whatever arrives first, on all three providers; duplicates and older reports change nothing;
+// cancels release; the last unit is never taken twice.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/app.ts';
+import { ingestOrder } from './ingest.ts';
+import {
+  channelOrder,
+  invariantViolations,
+  level,
+  type OrderWorld,
+  orderWorld,
+  report,
+  sendReports,
+} from './orders.fixtures.ts';
+import { orderAllocations, orderLines, orders } from './orders.tables.ts';
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const allocationsOf = (orderId: string) =>
+  t.services.db.select().from(orderAllocations).where(eq(orderAllocations.orderId, orderId));
+const orderRow = async (orderId: string) =>
+  (await t.services.db.select().from(orders).where(eq(orders.id, orderId)))[0];
+
+describe.each(['shopify', 'bigcommerce', 'square'] as const)('a %s sale moves our stock once', (type) => {
+  let world: OrderWorld;
+  beforeAll(async () => {
+    world = await orderWorld(t.services, ['TEE-1', 'TEE-2'], 10);
+  });
+
+  it('order first, then the channel reports its own lower stock: reserved once, the report absorbed', async () => {
+    const at = new Date(Date.now() - 5000);
+    const { orderId, outcome } = await ingestOrder(
+      t.services,
+      world.channel[type],
+      channelOrder(world, type, { 'TEE-1': 2 }, { at }),
+    );
+    expect(outcome).toBe('created');
+    expect(await level(t.services, world, 'TEE-1')).toEqual({ onHand: 10, reserved: 2 });
+    const result = await sendReports(t.services, world, type, [report(world, type, 'TEE-1', 8, at)]);
+    expect(result.changed).toBe(0);
+    expect(await level(t.services, world, 'TEE-1')).toEqual({ onHand: 10, reserved: 2 });
+    const [allocation] = await allocationsOf(orderId);
+    expect(allocation).toMatchObject({ status: 1, quantity: 2, reserved: 2, locationId: world.location.S1 });
+  });
+
+  it('the channel report first, then the order: the counted report is reversed and the units reserved', async () => {
+    const at = new Date(Date.now() - 4000);
+    // The channel took 1 of TEE-2 (10 → 9) and said so before its order webhook came.
+    await sendReports(t.services, world, type, [report(world, type, 'TEE-2', 9, at)]);
+    expect(await level(t.services, world, 'TEE-2')).toEqual({ onHand: 9, reserved: 0 });
+    await ingestOrder(t.services, world.channel[type], channelOrder(world, type, { 'TEE-2': 1 }, { at }));
+    expect(await level(t.services, world, 'TEE-2')).toEqual({ onHand: 10, reserved: 1 });
+    expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+
+  it('a later stock edit at the channel after the order is still counted', async () => {
+    const before = await level(t.services, world, 'TEE-1');
+    // The channel holds 8 after the first test's order; a merchant edit now takes it to 5.
+    await sendReports(t.services, world, type, [report(world, type, 'TEE-1', 5, new Date())]);
+    expect(await level(t.services, world, 'TEE-1')).toEqual({ onHand: before.onHand - 3, reserved: before.reserved });
+  });
+});
+
+describe('order import', () => {
+  let world: OrderWorld;
+  beforeAll(async () => {
+    world = await orderWorld(t.services, ['CAP-1', 'CAP-2'], 5);
+  });
+
+  it('takes a redelivered or older report of an order as no change, and an update before its create as the order', async () => {
+    const at = new Date(Date.now() - 60_000);
+    const created = channelOrder(world, 'shopify', { 'CAP-1': 1 }, { at });
+    const updated = { ...created, updatedAt: new Date(at.getTime() + 30_000).toISOString(), note: 'Gift wrap' };
+    // The update arrives first: one order, in its latest state.
+    const first = await ingestOrder(t.services, world.channel.shopify, updated);
+    expect(first.outcome).toBe('created');
+    expect((await ingestOrder(t.services, world.channel.shopify, created)).outcome).toBe('older');
+    expect((await ingestOrder(t.services, world.channel.shopify, updated)).outcome).toBe('unchanged');
+    const rows = await t.services.db.select().from(orders).where(eq(orders.externalId, created.externalId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.note).toBe('Gift wrap');
+    expect(await level(t.services, world, 'CAP-1')).toEqual({ onHand: 5, reserved: 1 });
+  });
+
+  it('keeps a line whose SKU is unknown and flags the order, never dropping it', async () => {
+    const { orderId } = await ingestOrder(
+      t.services,
+      world.channel.bigcommerce,
+      channelOrder(world, 'bigcommerce', { 'CAP-2': 1, 'NOPE-9': 2 }),
+    );
+    const lines = await t.services.db.select().from(orderLines).where(eq(orderLines.orderId, orderId));
+    expect(lines.map((l) => l.sku).sort()).toEqual(['CAP-2', 'NOPE-9']);
+    expect(lines.find((l) => l.sku === 'NOPE-9')?.variantId).toBeNull();
+    expect((await orderRow(orderId))?.flagged).toBe(true);
+    const allocations = await allocationsOf(orderId);
+    expect(allocations.map((a) => a.status).sort()).toEqual([0, 1]);
+  });
+
+  it('allocates to the next store when the first cannot cover the line, and flags with status 4 when none can', async () => {
+    const { orderId } = await ingestOrder(
+      t.services,
+      world.channel.shopify,
+      channelOrder(world, 'shopify', { 'CAP-2': 5 }),
+    );
+    // S1 has 5 − 1 reserved (the test above): S2 covers it.
+    expect((await allocationsOf(orderId))[0]).toMatchObject({ status: 1, locationId: world.location.S2 });
+    const short = await ingestOrder(t.services, world.channel.shopify, channelOrder(world, 'shopify', { 'CAP-2': 6 }));
+    expect((await allocationsOf(short.orderId))[0]).toMatchObject({ status: 4, reserved: 0, locationId: null });
+    expect((await orderRow(short.orderId))?.flagged).toBe(true);
+  });
+
+  it('records a POS sale complete at its store as fulfilled there, moving on hand once in either arrival order', async () => {
+    const at = new Date(Date.now() - 3000);
+    const sale = channelOrder(world, 'square', { 'CAP-1': 1 }, { at, store: 'S2', completedAtStore: true });
+    const { orderId } = await ingestOrder(t.services, world.channel.square, sale);
+    expect((await orderRow(orderId))?.status).toBe(3);
+    expect((await allocationsOf(orderId))[0]).toMatchObject({ status: 3, reserved: 0, locationId: world.location.S2 });
+    expect(await level(t.services, world, 'CAP-1', 'S2')).toEqual({ onHand: 4, reserved: 0 });
+    await sendReports(t.services, world, 'square', [report(world, 'square', 'CAP-1', 4, at, 'S2')]);
+    expect(await level(t.services, world, 'CAP-1', 'S2')).toEqual({ onHand: 4, reserved: 0 });
+    // The other way round: Square's stock report of a second sale, then the sale.
+    const later = new Date(Date.now() - 2000);
+    await sendReports(t.services, world, 'square', [report(world, 'square', 'CAP-1', 3, later, 'S2')]);
+    await ingestOrder(
+      t.services,
+      world.channel.square,
+      channelOrder(world, 'square', { 'CAP-1': 1 }, { at: later, store: 'S2', completedAtStore: true }),
+    );
+    expect(await level(t.services, world, 'CAP-1', 'S2')).toEqual({ onHand: 3, reserved: 0 });
+  });
+
+  it('releases the reservation of an order cancelled at the channel, and meets the channel restocking it once', async () => {
+    const at = new Date(Date.now() - 10_000);
+    const placed = channelOrder(world, 'shopify', { 'CAP-1': 2 }, { at });
+    const before = await level(t.services, world, 'CAP-1');
+    const { orderId } = await ingestOrder(t.services, world.channel.shopify, placed);
+    expect(await level(t.services, world, 'CAP-1')).toEqual({ onHand: before.onHand, reserved: before.reserved + 2 });
+    const cancelledAt = new Date(at.getTime() + 5000).toISOString();
+    await ingestOrder(t.services, world.channel.shopify, {
+      ...placed,
+      cancelled: true,
+      cancelledAt,
+      cancelReason: 'customer',
+      updatedAt: cancelledAt,
+    });
+    expect((await orderRow(orderId))?.status).toBe(7);
+    expect(await level(t.services, world, 'CAP-1')).toEqual(before);
+    // Shopify's reports: the order took 2 (5 → 3), the cancel put them back (3 → 5).
+    await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'CAP-1', 3, at)]);
+    await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'CAP-1', 5, new Date(cancelledAt))]);
+    expect(await level(t.services, world, 'CAP-1')).toEqual(before);
+    expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+});
+
+describe('never oversell', () => {
+  it('gives the last unit to exactly one of 50 concurrent orders from three channels; 49 are flagged at status 4', async () => {
+    const world = await orderWorld(t.services, ['LAST-1'], 0);
+    // One unit left in all: at S1.
+    await t.services.db.transaction(async (tx) => {
+      const { applyMovements } = await import('../inventory/ledger.ts');
+      await applyMovements(tx, world.accountId, [
+        {
+          variantId: world.variant['LAST-1'] as string,
+          locationId: world.location.S1 as string,
+          setTo: 1,
+          reason: 'count',
+          source: 'manual',
+        },
+      ]);
+    });
+    const types = ['shopify', 'bigcommerce', 'square'] as const;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const type = types[i % 3] as (typeof types)[number];
+        return ingestOrder(
+          t.services,
+          world.channel[type],
+          channelOrder(world, type, { 'LAST-1': 1 }, { stockMoved: false }),
+        );
+      }),
+    );
+    const statuses: number[] = [];
+    for (const r of results) for (const a of await allocationsOf(r.orderId)) statuses.push(a.status);
+    expect(statuses.filter((s) => s === 1)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 4)).toHaveLength(49);
+    expect(await level(t.services, world, 'LAST-1')).toEqual({ onHand: 1, reserved: 1 });
+    const flagged = await Promise.all(results.map(async (r) => (await orderRow(r.orderId))?.flagged));
+    expect(flagged.filter(Boolean)).toHaveLength(49);
+  });
+});

@@ -1,0 +1,84 @@
+// The order's timeline and its derived fields (flagged), written in the transaction of what they record.
+import type { TimelineKind } from '@switchyard/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { listings } from '../products/products.tables.ts';
+import { orderAllocations, orderEvents, orders } from './orders.tables.ts';
+
+export interface TimelineInput {
+  kind: TimelineKind;
+  message: string;
+  actor?: string | null;
+  userId?: string | null;
+  fromStatus?: number | null;
+  toStatus?: number | null;
+  outcome?: 'ok' | 'failed' | 'pending' | null;
+  /** A write-back's key: a second entry with it updates the first (its outcome). */
+  key?: string | null;
+}
+
+export async function writeTimeline(tx: Tx | Db, accountId: string, orderId: string, entries: TimelineInput[]) {
+  if (entries.length === 0) return;
+  await tx.insert(orderEvents).values(
+    entries.map((e) => ({
+      id: newId('oev'),
+      accountId,
+      orderId,
+      kind: e.kind,
+      message: e.message,
+      actor: e.actor ?? null,
+      userId: e.userId ?? null,
+      fromStatus: e.fromStatus ?? null,
+      toStatus: e.toStatus ?? null,
+      outcome: e.outcome ?? null,
+      key: e.key ?? null,
+    })),
+  );
+}
+
+/** A write-back's entry: made pending when queued, its outcome set when the job ends. */
+export async function recordWriteBack(
+  db: Tx | Db,
+  accountId: string,
+  orderId: string,
+  key: string,
+  message: string,
+  outcome: 'ok' | 'failed' | 'pending',
+) {
+  await db
+    .insert(orderEvents)
+    .values({ id: newId('oev'), accountId, orderId, kind: 'write_back', message, actor: 'Switchyard', outcome, key })
+    .onConflictDoUpdate({
+      target: [orderEvents.accountId, orderEvents.key],
+      set: { message, outcome, createdAt: sql`now()` },
+    });
+}
+
+/** flagged = an allocation at 0, 4 or 5 (an unknown SKU's line is at 0). Cancelled orders are never flagged. */
+export async function recomputeFlags(tx: Tx, orderId: string) {
+  await tx
+    .update(orders)
+    .set({
+      flagged: sql`${orders.status} <> 7 and exists (select 1 from ${orderAllocations} a where a.order_id = ${orders.id} and a.status in (0, 4, 5))`,
+    })
+    .where(eq(orders.id, orderId));
+}
+
+/** The live channels with inventory sync that list any of these variants: what a stock change must push. */
+export async function affectedChannels(db: Db | Tx, accountId: string, variantIds: string[]): Promise<string[]> {
+  if (variantIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ id: listings.channelId })
+    .from(listings)
+    .innerJoin(channels, eq(channels.id, listings.channelId))
+    .where(
+      and(
+        eq(listings.accountId, accountId),
+        inArray(listings.variantId, variantIds),
+        sql`${channels.status} in ('connected', 'error') and (${channels.features} ->> 'inventory')::boolean`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
