@@ -6,6 +6,5 @@ export const UI_DEFAULTS: UiSettings = UiSettings.parse({});
 
 /** Kept in step with public/color-scheme.js, which applies the stored mode before the first paint. */
 export const COLOR_SCHEME_STORAGE_KEY = 'switchyard-color-scheme';
-export const SIDEBAR_STORAGE_KEY = 'switchyard-sidebar-visible';
 
 export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_STORAGE_KEY });

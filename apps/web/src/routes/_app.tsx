@@ -1,5 +1,5 @@
 import { AppShell } from '@mantine/core';
-import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { type BasicData, statusGateRedirect, UNAUTHORIZED_MESSAGE_MS } from '@switchyard/contracts';
 import { createFileRoute, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useId } from 'react';
@@ -15,7 +15,6 @@ import {
 import { basicDataOptions, HANDLES_UNAUTHORIZED } from '../lib/basic-data.ts';
 import { errorMessage, isUnauthorized } from '../lib/errors.ts';
 import { notify } from '../lib/toast.ts';
-import { SIDEBAR_STORAGE_KEY, UI_DEFAULTS } from '../lib/ui-settings.ts';
 import { UNAUTHORIZED_TOAST_ID } from '../lib/unauthorized.ts';
 import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { ActingBanner } from './_app/-components/acting-banner.tsx';
@@ -72,17 +71,12 @@ const NAVBAR_BREAKPOINT = 'sm';
 function AppLayout() {
   const pathname = useLocation({ select: (location) => location.pathname });
   const navbarId = useId();
-  // Remembered on wide screens (SPEC §3 UI settings); on a phone the navbar covers the page, so it
-  // starts closed there and closes again after a link is followed.
-  const [desktopOpen, setDesktopOpen] = useLocalStorage({
-    key: SIDEBAR_STORAGE_KEY,
-    defaultValue: UI_DEFAULTS.sidebarVisible,
-    getInitialValueInEffect: false,
-  });
+  // On a wide screen the navbar is always there, so the header has no toggle (issue 19: a control that
+  // only hid the menu read as a close button). On a phone it covers the page: it starts closed, the
+  // header's toggle opens it, and it closes again after a link is followed.
   const [mobileOpen, mobile] = useDisclosure(false);
   const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
-  const navbarOpen = isDesktop ? desktopOpen : mobileOpen;
-  const toggleNavbar = () => (isDesktop ? setDesktopOpen((open) => !open) : mobile.toggle());
+  const navbarOpen = isDesktop || mobileOpen;
 
   return (
     <AppShell
@@ -90,7 +84,7 @@ function AppLayout() {
       navbar={{
         width: 240,
         breakpoint: NAVBAR_BREAKPOINT,
-        collapsed: { mobile: !mobileOpen, desktop: !desktopOpen },
+        collapsed: { mobile: !mobileOpen, desktop: false },
       }}
       padding="md"
     >
@@ -98,7 +92,7 @@ function AppLayout() {
         <AppHeader
           navbarId={navbarId}
           navbarOpen={navbarOpen}
-          onToggleNavbar={toggleNavbar}
+          onToggleNavbar={isDesktop ? undefined : mobile.toggle}
           accountSlot={<AccountMenu />}
         />
       </AppShell.Header>

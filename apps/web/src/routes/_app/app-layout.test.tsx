@@ -51,23 +51,16 @@ describe('app layout', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('on a wide screen shows the navigation by default and remembers hiding it', async () => {
+  it('on a wide screen always shows the navigation and has no toggle in the header', async () => {
     const narrow = window.matchMedia;
     const wide = (query: string) => ({ ...narrow(query), matches: query === '(min-width: 48em)' });
     vi.spyOn(window, 'matchMedia').mockImplementation(wide);
-    const first = await openDashboard();
-    const toggle = screen.getByRole('button', { name: 'Toggle navigation' });
-    expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('navigation', { name: 'Main navigation' })).not.toHaveAttribute('inert');
-
-    await first.user.click(toggle);
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect(window.localStorage.getItem('switchyard-sidebar-visible')).toBe('false');
-    first.unmount();
-
     await openDashboard();
-    expect(screen.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveAttribute('inert');
+    const header = screen.getByRole('banner');
+    expect(within(header).queryByRole('button', { name: 'Toggle navigation' })).not.toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(nav).not.toHaveAttribute('inert');
+    expect(within(nav).getByRole('link', { name: 'Channels' })).toBeVisible();
   });
 
   it('is usable from the keyboard', async () => {

@@ -6,7 +6,8 @@ import { ColorModeSwitch } from '../../../components/color-mode-switch.tsx';
 export interface AppHeaderProps {
   navbarId: string;
   navbarOpen: boolean;
-  onToggleNavbar: () => void;
+  /** Only where the navbar can collapse (narrow screens); without it the header shows no toggle. */
+  onToggleNavbar?: () => void;
   /** The account area: who is signed in, and sign-out. */
   accountSlot?: ReactNode;
 }
@@ -15,14 +16,16 @@ export function AppHeader({ navbarId, navbarOpen, onToggleNavbar, accountSlot }:
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">
-        <Burger
-          opened={navbarOpen}
-          onClick={onToggleNavbar}
-          size="sm"
-          aria-label="Toggle navigation"
-          aria-expanded={navbarOpen}
-          aria-controls={navbarId}
-        />
+        {onToggleNavbar ? (
+          <Burger
+            opened={navbarOpen}
+            onClick={onToggleNavbar}
+            size="sm"
+            aria-label="Toggle navigation"
+            aria-expanded={navbarOpen}
+            aria-controls={navbarId}
+          />
+        ) : null}
         <Anchor component={Link} to="/dashboard" fw={700} fz="lg" c="inherit" underline="never">
           Switchyard
         </Anchor>

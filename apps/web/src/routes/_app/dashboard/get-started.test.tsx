@@ -32,8 +32,12 @@ describe('get started checklist', () => {
     expect(stepState('Connect a sales channel')).toBe('true');
     expect(stepState('Map your locations')).toBe('false');
     expect(stepState('Import your catalog')).toBe('false');
-    // None of these screens exists yet: the steps are text, not links.
-    expect(within(card).queryAllByRole('link')).toHaveLength(0);
+    // Steps left to do link to their screens; done ones are text.
+    expect(
+      within(card)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/locations', '/products']);
   });
 
   it('counts a plan as chosen only for active and past-due accounts', () => {

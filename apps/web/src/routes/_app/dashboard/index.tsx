@@ -1,7 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { DashboardSearch } from '@switchyard/contracts';
 import { createFileRoute } from '@tanstack/react-router';
-import { DashboardPeriod } from './-components/dashboard-period.tsx';
 import { GetStarted } from './-components/get-started.tsx';
 
 export const Route = createFileRoute('/_app/dashboard/')({
@@ -13,7 +12,6 @@ function DashboardPage() {
   return (
     <Stack gap="lg">
       <Title order={1}>Dashboard</Title>
-      <DashboardPeriod />
       <GetStarted />
     </Stack>
   );

@@ -130,6 +130,19 @@ function SyncBody({
       {run.message ? (
         <Alert color={run.status === 'failed' ? 'red' : 'gray'} variant="light" title="Message">
           {run.message}
+          {run.channel && run.message.includes('was not imported: map them') ? (
+            <>
+              {' '}
+              <Anchor
+                size="sm"
+                renderRoot={(props) => (
+                  <Link {...props} to="/channels/$id/channel-settings" params={{ id: run.channel?.id ?? '' }} />
+                )}
+              >
+                Map the locations
+              </Anchor>
+            </>
+          ) : null}
         </Alert>
       ) : null}
 

@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { Alert, Anchor, Select, Skeleton, Stack, Switch, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Select, Skeleton, Stack, Switch, Table, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import {
   CHANNEL_LABELS,
@@ -12,6 +12,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { SectionCard } from '../../../../components/section-card.tsx';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { useTRPC } from '../../../../lib/trpc.ts';
+import { ChannelLocationsOffer, useLocationOffers } from '../../locations/-components/channel-locations-offer.tsx';
 import { channelsRest, restKeys } from '../-components/channel-api.ts';
 import { ChannelFeaturesCard, ChannelNameCard } from '../-components/channel-general.tsx';
 import { mergeLocations } from '../-components/locations.ts';
@@ -42,6 +44,12 @@ function PlatformSection({ channel }: { channel: ChannelDetail }) {
     retry: 1,
   });
   const stores = useSquareStores();
+  const trpc = useTRPC();
+  // Without a Square, channel locations map to the locations of ours (made here, or on the Locations page).
+  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: false });
+  const { mapping, offers } = useLocationOffers();
+  const status = mapping.data?.find((s) => s.channelId === channel.id);
+  const offered = offers.find((s) => s.channelId === channel.id);
   const waiting = (channel.status === 'connected' && locations.isPending) || stores.isPending;
   if (waiting) {
     return (
@@ -56,43 +64,62 @@ function PlatformSection({ channel }: { channel: ChannelDetail }) {
     ? { ...saved, locationMap: mergeLocations(saved.locationMap, locations.data.locations) }
     : saved;
   const changed = JSON.stringify(initial.locationMap) !== JSON.stringify(saved.locationMap);
+  const squareStores = stores.data?.stores ?? [];
+  const targets: ProviderStore[] = [...squareStores];
+  for (const location of ours.data?.results ?? []) {
+    if (!targets.some((target) => target.id === location.store_id)) {
+      targets.push({ id: location.store_id, name: location.name, active: location.enabled, address: null });
+    }
+  }
 
   return (
-    <SettingsForm channel={channel} section="channel" label="Channel settings" initial={initial}>
-      {(form) => (
-        <>
-          <SectionCard
-            title="Locations"
-            description={`Which of your ${label} locations feed this channel, and the Square store each one is. A mapped location sells that store's stock.`}
-          >
-            {locations.isError ? (
-              <Alert color="yellow" variant="light" title={`Could not read the locations at ${label}`} role="alert">
-                {errorMessage(locations.error)} The locations saved before are shown.
-              </Alert>
-            ) : null}
-            {changed ? (
-              <Alert variant="light" role="status">
-                The locations at {label} changed since these settings were saved. Save to keep the list up to date.
-              </Alert>
-            ) : null}
-            {stores.isError ? (
-              <Alert color="yellow" variant="light" title="Could not read your Square stores" role="alert">
-                {errorMessage(stores.error)}
-              </Alert>
-            ) : stores.data?.stores.length === 0 ? (
-              <Alert variant="light" title="No Square stores to map to" role="status">
-                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/channels/square" />}>
-                  Connect Square POS
-                </Anchor>{' '}
-                to map these locations to your stores.
-              </Alert>
-            ) : null}
-            <LocationTable form={form} stores={stores.data?.stores ?? []} label={label} />
-          </SectionCard>
-          <OrderImportCard form={form} label={label} ordersOn={channel.features.orders} />
-        </>
-      )}
-    </SettingsForm>
+    <Stack gap="lg">
+      {offered ? <ChannelLocationsOffer status={offered} /> : null}
+      <SettingsForm channel={channel} section="channel" label="Channel settings" initial={initial}>
+        {(form) => (
+          <>
+            <SectionCard
+              title="Locations"
+              description={`Which of your ${label} locations feed this channel, and which of your stores or locations each one is. A mapped location sells that store's stock.`}
+            >
+              {locations.isError ? (
+                <Alert color="yellow" variant="light" title={`Could not read the locations at ${label}`} role="alert">
+                  {errorMessage(locations.error)} The locations saved before are shown.
+                </Alert>
+              ) : null}
+              {changed ? (
+                <Alert variant="light" role="status">
+                  The locations at {label} changed since these settings were saved. Save to keep the list up to date.
+                </Alert>
+              ) : null}
+              {stores.isError ? (
+                <Alert color="yellow" variant="light" title="Could not read your Square stores" role="alert">
+                  {errorMessage(stores.error)}
+                </Alert>
+              ) : targets.length === 0 && !status?.offer ? (
+                <Alert variant="light" title="No Square stores to map to" role="status">
+                  <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/channels/square" />}>
+                    Connect Square POS
+                  </Anchor>{' '}
+                  to map these locations to your stores, or{' '}
+                  <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/locations/create" />}>
+                    add a location
+                  </Anchor>
+                  .
+                </Alert>
+              ) : null}
+              <LocationTable
+                form={form}
+                stores={targets}
+                label={label}
+                column={squareStores.length ? 'Square store' : 'Location'}
+              />
+            </SectionCard>
+            <OrderImportCard form={form} label={label} ordersOn={channel.features.orders} />
+          </>
+        )}
+      </SettingsForm>
+    </Stack>
   );
 }
 
@@ -100,10 +127,12 @@ function LocationTable({
   form,
   stores,
   label,
+  column,
 }: {
   form: SectionForm<ChannelSettingsSection>;
   stores: ProviderStore[];
   label: string;
+  column: 'Square store' | 'Location';
 }) {
   const rows = form.values.locationMap;
   if (rows.length === 0) {
@@ -125,7 +154,7 @@ function LocationTable({
           <Table.Tr>
             <Table.Th scope="col">{label} location</Table.Th>
             <Table.Th scope="col">Feeds this channel</Table.Th>
-            <Table.Th scope="col">Square store</Table.Th>
+            <Table.Th scope="col">{column}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -147,7 +176,7 @@ function LocationTable({
               </Table.Td>
               <Table.Td>
                 <Select
-                  aria-label={`Square store for ${row.externalName}`}
+                  aria-label={`${column} for ${row.externalName}`}
                   placeholder={stores.length ? 'Not mapped' : 'No stores'}
                   data={options}
                   value={row.storeId}
@@ -202,8 +231,15 @@ function OrderImportCard({
   );
 }
 
-/** A Square channel's locations are its own stores: only whether each feeds the channel is a choice. */
+/**
+ * A Square channel's locations are stores: whether each feeds the channel, and which location of ours it
+ * is. A store that is none of ours becomes a new location when the catalog is imported; one named like a
+ * location made from another channel takes that location over (issue 19), or the merchant chooses one here.
+ */
 function SquareSection({ channel }: { channel: ChannelDetail }) {
+  const trpc = useTRPC();
+  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: false });
+  const locations = ours.data?.results ?? [];
   return (
     <SettingsForm channel={channel} section="channel" label="Channel settings">
       {(form) => (
@@ -216,23 +252,42 @@ function SquareSection({ channel }: { channel: ChannelDetail }) {
               <Text c="dimmed">Square lists no locations for this account yet.</Text>
             ) : (
               <Stack gap="xs">
-                {form.values.locationMap.map((row, index) => (
-                  <Switch
-                    key={row.externalLocationId}
-                    label={row.externalName || row.externalLocationId}
-                    description={row.externalLocationId}
-                    checked={row.feeds}
-                    disabled={form.disabled}
-                    onChange={(event) =>
-                      form.set(
-                        'locationMap',
-                        form.values.locationMap.map((r, i) =>
-                          i === index ? { ...r, feeds: event.currentTarget.checked } : r,
-                        ),
-                      )
-                    }
-                  />
-                ))}
+                {form.values.locationMap.map((row, index) => {
+                  const set = (change: Partial<LocationMapping>) =>
+                    form.set(
+                      'locationMap',
+                      form.values.locationMap.map((r, i) => (i === index ? { ...r, ...change } : r)),
+                    );
+                  const taken = new Set(form.values.locationMap.filter((_, i) => i !== index).map((r) => r.storeId));
+                  const options = locations
+                    .filter((l) => !taken.has(l.store_id))
+                    .map((l) => ({ value: l.store_id, label: `${l.name} (${l.store_id})` }));
+                  const value = locations.some((l) => l.store_id === row.storeId) ? row.storeId : null;
+                  const name = row.externalName || row.externalLocationId;
+                  return (
+                    <Group key={row.externalLocationId} justify="space-between" wrap="wrap" gap="sm">
+                      <Switch
+                        label={name}
+                        description={row.externalLocationId}
+                        checked={row.feeds}
+                        disabled={form.disabled}
+                        onChange={(event) => set({ feeds: event.currentTarget.checked })}
+                      />
+                      {locations.length > 0 ? (
+                        <Select
+                          aria-label={`Your location for ${name}`}
+                          placeholder="A new location on import"
+                          data={options}
+                          value={value}
+                          clearable
+                          disabled={form.disabled}
+                          onChange={(next) => set({ storeId: next ?? row.externalLocationId })}
+                          maw={320}
+                        />
+                      ) : null}
+                    </Group>
+                  );
+                })}
               </Stack>
             )}
           </SectionCard>

@@ -13,13 +13,15 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import type { BasicData } from '@switchyard/contracts';
+import type { BasicData, ChannelMappingStatus, ChannelSummary } from '@switchyard/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { useId } from 'react';
 import { basicDataOptions, settingValue } from '../../../../lib/basic-data.ts';
 import { errorMessage } from '../../../../lib/errors.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
+import { channelListOptions } from '../../channels/-components/channel-api.ts';
+import { ChannelLocationsOffer, useLocationOffers } from '../../locations/-components/channel-locations-offer.tsx';
 
 export interface ChecklistStep {
   id: string;
@@ -29,16 +31,46 @@ export interface ChecklistStep {
   to?: NonNullable<LinkProps['to']>;
 }
 
-/** The onboarding steps, read from the basic data (account status and the onboarding account settings). */
-export function checklistSteps(data: Pick<BasicData, 'account' | 'accountSettings'>): ChecklistStep[] {
+/** What the account has set up so far, as the channel list and the location mapping tell. */
+export interface SetupState {
+  channels?: ChannelSummary[];
+  mapping?: ChannelMappingStatus[];
+}
+
+/**
+ * The onboarding steps: the account status, the onboarding account settings, and what the channels and the
+ * location mapping show (a step done there is done whatever the settings say).
+ */
+export function checklistSteps(
+  data: Pick<BasicData, 'account' | 'accountSettings'>,
+  setup: SetupState = {},
+): ChecklistStep[] {
   const { status } = data.account;
   const flag = (key: string) => settingValue(data.accountSettings, key) === true;
+  const connected = setup.channels?.some((c) => c.status === 'connected') ?? false;
+  const mapped = (setup.mapping?.some((m) => m.mapped > 0) ?? false) && !(setup.mapping?.some((m) => m.offer) ?? false);
+  const imported = setup.channels?.some((c) => c.status !== 'disconnected' && c.lastSyncAt !== null) ?? false;
   return [
     { id: 'confirm', label: 'Confirm your e-mail', done: status !== 'created' },
     { id: 'plan', label: 'Choose a plan', done: status === 'active' || status === 'past_due' },
-    { id: 'channels', label: 'Connect a sales channel', done: flag('onboarding.channels_connected') },
-    { id: 'locations', label: 'Map your locations', done: flag('onboarding.locations_mapped') },
-    { id: 'catalog', label: 'Import your catalog', done: flag('onboarding.catalog_imported') },
+    {
+      id: 'channels',
+      label: 'Connect a sales channel',
+      done: connected || flag('onboarding.channels_connected'),
+      to: '/channels',
+    },
+    {
+      id: 'locations',
+      label: 'Map your locations',
+      done: mapped || flag('onboarding.locations_mapped'),
+      to: '/locations',
+    },
+    {
+      id: 'catalog',
+      label: 'Import your catalog',
+      done: imported || flag('onboarding.catalog_imported'),
+      to: '/products',
+    },
   ];
 }
 
@@ -68,6 +100,8 @@ function StepIcon({ done }: { done: boolean }) {
 export function GetStarted() {
   const trpc = useTRPC();
   const basic = useQuery(basicDataOptions(trpc));
+  const channels = useQuery({ ...channelListOptions(trpc), retry: false });
+  const { mapping, offers } = useLocationOffers();
   const titleId = useId();
 
   return (
@@ -92,7 +126,12 @@ export function GetStarted() {
             </Stack>
           </Alert>
         ) : (
-          <Checklist steps={checklistSteps(basic.data)} />
+          <>
+            <Checklist steps={checklistSteps(basic.data, { channels: channels.data, mapping: mapping.data })} />
+            {offers.map((status) => (
+              <ChannelLocationsOffer key={status.channelId} status={status} />
+            ))}
+          </>
         )}
       </Stack>
     </Card>

@@ -20,6 +20,7 @@ import {
   type ProductListItem,
   type ProductsFilter,
   ProductsSearch,
+  unmappedStockText,
 } from '@switchyard/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, stripSearchParams, useNavigate } from '@tanstack/react-router';
@@ -30,6 +31,7 @@ import { formatDateTime } from '../../../../lib/format.ts';
 import { notify } from '../../../../lib/toast.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 import { channelListOptions } from '../../channels/-components/channel-api.ts';
+import { useMappingStatus } from '../../locations/-components/channel-locations-offer.tsx';
 import { ColumnsMenu, useProductColumns } from '../-components/columns-menu.tsx';
 import { DeleteProductsDialog } from '../-components/delete-products-dialog.tsx';
 import { EMPTY_FILTER, formatPrice, hasFilters, useAccountCurrency } from '../-components/product-api.ts';
@@ -163,6 +165,7 @@ function ProductsList({ channelId }: { channelId: string }) {
           <Anchor renderRoot={(props) => <Link {...props} to="/channels" />}>see your channels</Anchor>.
         </Alert>
       ) : null}
+      <UnmappedStock channelId={channelId} />
       <ProductFilters filter={search.filter} onChange={setFilter} onClear={clearFilters} />
       {selected.size > 0 ? (
         <Group
@@ -420,5 +423,30 @@ function ProductRow({
         <Table.Td key={column.key}>{cell(column.key)}</Table.Td>
       ))}
     </Table.Tr>
+  );
+}
+
+const MAP_THEM = 'map them';
+
+/**
+ * Issue 19: channel locations that feed the channel but map to none of ours had their stock left out of
+ * the import; the screen says so, with a link to the mapping (where a channel with none mapped offers to
+ * create the locations).
+ */
+function UnmappedStock({ channelId }: { channelId: string }) {
+  const mapping = useMappingStatus();
+  const status = mapping.data?.find((s) => s.channelId === channelId);
+  if (!status || status.unmapped === 0) return null;
+  const text = unmappedStockText(status.unmapped, CHANNEL_LABELS[status.type]);
+  return (
+    <Alert color="yellow" variant="light" role="status">
+      {text.slice(0, -MAP_THEM.length)}
+      <Anchor
+        size="sm"
+        renderRoot={(props) => <Link {...props} to="/channels/$id/channel-settings" params={{ id: channelId }} />}
+      >
+        {MAP_THEM}
+      </Anchor>
+    </Alert>
   );
 }

@@ -86,7 +86,12 @@ function NextSteps({ platform, label }: { platform: Platform; label: string }) {
     <Stack gap="md">
       <Text fw={500}>What to do next</Text>
       <List spacing="xs" size="sm">
-        {square ? null : <List.Item>Connect your Square point of sale, so its stores can feed {label}.</List.Item>}
+        {square ? null : (
+          <List.Item>
+            No point of sale? Create your locations from {label}'s own on the channel's page, so its stock lands in
+            Switchyard. Or connect your Square point of sale, so its stores can feed {label}.
+          </List.Item>
+        )}
         <List.Item>
           Map each {label} location to the Square store whose stock it sells, and choose which locations feed the
           channel.
