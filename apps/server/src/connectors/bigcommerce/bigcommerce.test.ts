@@ -512,6 +512,104 @@ describe('orders, fulfillment and refunds', () => {
   });
 });
 
+describe('order import and cancel', () => {
+  it('maps a storefront order in full with the location BigCommerce took its units at, and cancels it there', async () => {
+    const { connector } = connectorFor(await tokenFor('cancelstore'));
+    const snap = await snapshot('cancelstore');
+    const skus = Object.entries(snap.stock)
+      .filter(([, q]) => (q['1'] ?? 0) >= 2 && (q['3'] ?? 0) >= 1)
+      .map(([sku]) => sku) as [string, string];
+    const { orderId } = (await control('cancelstore', 'orders', {
+      lines: [
+        { sku: skus[0], quantity: 2 },
+        { sku: skus[1], quantity: 1 },
+      ],
+      customer: { name: 'Ana Lima', email: 'ana@example.com', phone: '555-0142' },
+      shippingAddress: {
+        name: 'Ana Lima',
+        address1: '5 Cedar Ct',
+        city: 'Boise',
+        province: 'Idaho',
+        zip: '83702',
+        country: 'US',
+      },
+      note: 'Back door',
+      discount: 100,
+      tax: 220,
+      shipping: 650,
+    })) as { orderId: string };
+    const order = await connector.getOrder?.(orderId);
+    if (!order) throw new Error('order missing');
+    const gross = order.lines.reduce((s, l) => s + l.price * l.quantity, 0);
+    expect(order).toMatchObject({
+      externalId: orderId,
+      name: orderId,
+      subtotal: gross - 100,
+      shippingTotal: 650,
+      discountTotal: 100,
+      taxTotal: 220,
+      total: gross - 100 + 650 + 220,
+      cancelled: false,
+      fulfillmentType: 'ship',
+      locationExternalId: null,
+      customer: { name: 'Ana Lima', email: 'ana@example.com', phone: '555-0142' },
+      shippingAddress: {
+        name: 'Ana Lima',
+        address1: '5 Cedar Ct',
+        city: 'Boise',
+        province: 'Idaho',
+        zip: '83702',
+        country: 'US',
+      },
+      billingAddress: { address1: '5 Cedar Ct', phone: '555-0142' },
+      note: 'Back door',
+      adminUrl: null,
+    });
+    expect(order.lines.reduce((s, l) => s + (l.tax ?? 0), 0)).toBe(220);
+    expect(order.lines.reduce((s, l) => s + (l.discount ?? 0), 0)).toBe(100);
+    expect(order.lines.map((l) => [l.sku, l.stockLocationExternalId, l.fulfilledQuantity])).toEqual([
+      [skus[0], '1', 0],
+      [skus[1], '1', 0],
+    ]);
+    expect(await connector.getOrder?.('999999')).toBeNull();
+    expect(
+      bigcommerce.orderWebhook?.('store/order/statusUpdated', { data: { type: 'order', id: Number(orderId) } }),
+    ).toEqual({
+      externalId: orderId,
+    });
+    expect(bigcommerce.orderWebhook?.('store/sku/inventory/updated', { data: { type: 'sku', id: 1 } })).toBeNull();
+
+    // A pickup order takes its units at the pickup location.
+    const pickup = (await control('cancelstore', 'orders', {
+      lines: [{ sku: skus[1], quantity: 1 }],
+      location: '3',
+      fulfillmentType: 'pickup',
+    })) as { orderId: string };
+    expect(await connector.getOrder?.(pickup.orderId)).toMatchObject({
+      fulfillmentType: 'pickup',
+      locationExternalId: '3',
+      shippingAddress: null,
+      lines: [{ stockLocationExternalId: '3' }],
+    });
+
+    // Cancel: BigCommerce puts the units back where it took them; again is harmless.
+    expect(await connector.cancelOrder?.({ externalId: orderId, reason: 'customer' })).toEqual({ ok: true });
+    expect(await connector.cancelOrder?.({ externalId: pickup.orderId })).toEqual({ ok: true });
+    expect(await connector.cancelOrder?.({ externalId: pickup.orderId })).toEqual({ ok: true });
+    const after = await snapshot('cancelstore');
+    expect([after.stock[skus[0]]?.['1'], after.stock[skus[1]]?.['3']]).toEqual([
+      snap.stock[skus[0]]?.['1'],
+      snap.stock[skus[1]]?.['3'],
+    ]);
+    expect(await connector.getOrder?.(orderId)).toMatchObject({
+      cancelled: true,
+      fulfillmentStatus: 'cancelled',
+      lines: [{ cancelledQuantity: 2 }, { cancelledQuantity: 1 }],
+    });
+    await expect(connector.cancelOrder?.({ externalId: '999999' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
 describe('webhooks', () => {
   it('subscribes once per scope, and deliveries verify while forged ones do not', async () => {
     const hash = 'hookstore';

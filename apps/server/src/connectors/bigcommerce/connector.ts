@@ -29,6 +29,7 @@ const ORDERS_PAGE = 250;
 export const WEBHOOK_SCOPES = [
   'store/order/created',
   'store/order/updated',
+  'store/order/statusUpdated',
   'store/order/refund/created',
   'store/shipment/created',
   'store/product/created',
@@ -135,6 +136,9 @@ function decodeCursor(cursor: string): OrderCursor {
   throw new DomainError('VALIDATION', 'The order cursor is not one this connector made');
 }
 
+/** Every BigCommerce store has location 1, its default: where a shipped storefront order takes its units. */
+const DEFAULT_LOCATION = '1';
+
 /** BigCommerce V2 dates are RFC 2822; V2 filters take ISO 8601 too. */
 const isoDate = (rfc: string) => new Date(rfc).toISOString();
 
@@ -144,8 +148,12 @@ export class BigCommerceConnector implements Connector {
   private readonly client: BcClient;
   private brands: Promise<Map<number, string>> | null = null;
 
-  constructor(client: BcClient) {
+  /** The control panel's orders page (live stores only: the sandbox has no control panel for orders). */
+  private readonly adminOrdersUrl: string | null;
+
+  constructor(client: BcClient, adminOrdersUrl: string | null = null) {
     this.client = client;
+    this.adminOrdersUrl = adminOrdersUrl;
   }
 
   async getShop() {
@@ -481,6 +489,23 @@ export class BigCommerceConnector implements Connector {
     }
     const billing = order.billing_address;
     const customerName = [billing?.first_name, billing?.last_name].filter(Boolean).join(' ') || null;
+    const cancelled = order.status_id === 5 || order.status_id === 6;
+    const discountTotal = (toMinor(order.discount_amount) ?? 0) + (toMinor(order.coupon_discount) ?? 0);
+    const pickupLocation = pickup?.location ? String(pickup.location.id) : null;
+    const mapAddress = (a: z.infer<typeof S.ShippingAddress> | undefined) =>
+      a
+        ? {
+            name: [a.first_name, a.last_name].filter(Boolean).join(' ') || null,
+            company: a.company || null,
+            address1: a.street_1 ?? null,
+            address2: a.street_2 || null,
+            city: a.city ?? null,
+            province: a.state ?? null,
+            zip: a.zip ?? null,
+            country: a.country_iso2 ?? a.country ?? null,
+            phone: a.phone || null,
+          }
+        : null;
     return {
       externalId: String(order.id),
       name: String(order.id),
@@ -488,34 +513,77 @@ export class BigCommerceConnector implements Connector {
       updatedAt: isoDate(order.date_modified),
       currency: order.currency_code,
       total: toMinor(order.total_inc_tax) ?? 0,
+      subtotal: order.subtotal_ex_tax === undefined ? undefined : (toMinor(order.subtotal_ex_tax) ?? 0) - discountTotal,
+      shippingTotal: toMinor(order.shipping_cost_ex_tax) ?? undefined,
+      discountTotal,
+      taxTotal: toMinor(order.total_tax) ?? undefined,
       financialStatus: orderStatus.financial(order.payment_status, order.status_id),
       fulfillmentStatus: orderStatus.fulfillment(order.status_id),
-      cancelled: order.status_id === 5 || order.status_id === 6,
-      locationExternalId: pickup?.location ? String(pickup.location.id) : null,
+      cancelled,
+      locationExternalId: pickupLocation,
       fulfillmentType: pickup ? 'pickup' : 'ship',
-      customer: customerName || billing?.email ? { name: customerName, email: billing?.email || null } : null,
-      shippingAddress: address
-        ? {
-            name: [address.first_name, address.last_name].filter(Boolean).join(' ') || null,
-            company: address.company || null,
-            address1: address.street_1 ?? null,
-            address2: address.street_2 || null,
-            city: address.city ?? null,
-            province: address.state ?? null,
-            zip: address.zip ?? null,
-            country: address.country_iso2 ?? address.country ?? null,
-            phone: address.phone || null,
-          }
-        : null,
-      lines: lines.map((l) => ({
-        externalId: String(l.id),
-        sku: l.sku || null,
-        variantExternalId: l.variant_id ? String(l.variant_id) : null,
-        title: l.name,
-        quantity: l.quantity,
-        price: toMinor(l.price_inc_tax) ?? 0,
-      })),
+      customer:
+        customerName || billing?.email
+          ? { name: customerName, email: billing?.email || null, phone: billing?.phone || null }
+          : null,
+      shippingAddress: pickup ? null : (mapAddress(address) as Record<string, string | null> | null),
+      billingAddress: mapAddress(billing ? { id: 0, ...billing } : undefined),
+      note: order.customer_message || null,
+      tags: [],
+      adminUrl: this.adminOrdersUrl ? `${this.adminOrdersUrl}/${order.id}` : null,
+      lines: lines.map((l) => {
+        const shipped = l.quantity_shipped ?? 0;
+        return {
+          externalId: String(l.id),
+          sku: l.sku || null,
+          variantExternalId: l.variant_id ? String(l.variant_id) : null,
+          title: l.name,
+          quantity: l.quantity,
+          price: toMinor(l.price_ex_tax ?? l.price_inc_tax) ?? 0,
+          discount: (l.applied_discounts ?? []).reduce((s, d) => s + (toMinor(d.amount) ?? 0), 0),
+          tax: toMinor(l.total_tax) ?? 0,
+          fulfilledQuantity: shipped,
+          // A cancelled order's unshipped units went back on hand where they were taken.
+          cancelledQuantity: cancelled ? Math.max(0, l.quantity - shipped) : 0,
+          refundedQuantity: l.quantity_refunded ?? 0,
+          // BigCommerce takes a storefront order's units at the pickup location, else at the default one.
+          stockLocationExternalId: pickupLocation ?? DEFAULT_LOCATION,
+        };
+      }),
     };
+  }
+
+  async getOrder(externalId: string): Promise<ProviderOrder | null> {
+    if (!/^\d+$/.test(externalId)) return null;
+    try {
+      const order = await this.client.call(S.Order, 'GET', `/v2/orders/${externalId}`, {
+        query: { include: 'consignments.line_items', consignment_structure: 'object' },
+      });
+      return await this.fullOrder(order);
+    } catch (err) {
+      if (err instanceof ProviderHttpError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Sets the order to Cancelled (status 5): BigCommerce puts its unshipped units back on hand where it took
+   * them. Setting the same status again is harmless, so a retry needs no check.
+   */
+  async cancelOrder(input: {
+    externalId: string;
+    reason?: string | null;
+  }): Promise<{ ok: true } | { unsupported: string }> {
+    if (!/^\d+$/.test(input.externalId))
+      throw new DomainError('NOT_FOUND', 'The order is not in the BigCommerce store');
+    await this.client
+      .call(z.object({ id: z.number(), status_id: z.number() }), 'PUT', `/v2/orders/${input.externalId}`, {
+        body: { status_id: 5 },
+      })
+      .catch((err) => {
+        throw this.refused(err, 'BigCommerce did not cancel the order');
+      });
+    return { ok: true };
   }
 
   private async orderProducts(orderId: number) {

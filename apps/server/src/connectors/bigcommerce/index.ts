@@ -21,7 +21,17 @@ export const bigcommerce: ProviderModule = {
         timeoutMs: options.timeoutMs,
         maxRetries: options.maxRetries,
       }),
+      endpoints.bigcommerce.mode === 'live'
+        ? `https://store-${credentials.storeHash}.mybigcommerce.com/manage/orders`
+        : null,
     );
   },
   webhooks: (endpoints) => bigcommerceWebhooks(endpoints),
+  // store/order/* carry only the order's id: read it with getOrder.
+  orderWebhook(topic, payload) {
+    if (!topic.startsWith('store/order/')) return null;
+    const data = (payload as { data?: { type?: unknown; id?: unknown } } | null)?.data;
+    if (data?.type !== 'order' || (typeof data.id !== 'number' && typeof data.id !== 'string')) return null;
+    return { externalId: String(data.id) };
+  },
 };

@@ -106,6 +106,11 @@ export const Order = z.object({
   date_created: z.string(),
   date_modified: z.string(),
   total_inc_tax: z.string(),
+  subtotal_ex_tax: z.string().optional(),
+  shipping_cost_ex_tax: z.string().optional(),
+  total_tax: z.string().optional(),
+  discount_amount: z.string().optional(),
+  coupon_discount: z.string().optional(),
   currency_code: z.string(),
   payment_status: z.string().nullable().optional(),
   customer_message: z.string().nullable().optional(),
@@ -113,6 +118,15 @@ export const Order = z.object({
     .object({
       first_name: z.string().nullable().optional(),
       last_name: z.string().nullable().optional(),
+      company: z.string().nullable().optional(),
+      street_1: z.string().nullable().optional(),
+      street_2: z.string().nullable().optional(),
+      city: z.string().nullable().optional(),
+      state: z.string().nullable().optional(),
+      zip: z.string().nullable().optional(),
+      country: z.string().nullable().optional(),
+      country_iso2: z.string().nullable().optional(),
+      phone: z.string().nullable().optional(),
       email: z.string().nullable().optional(),
     })
     .optional(),
@@ -130,6 +144,11 @@ export const OrderProduct = z.object({
   sku: z.string().nullable().optional(),
   quantity: z.number(),
   price_inc_tax: z.string(),
+  price_ex_tax: z.string().optional(),
+  total_tax: z.string().optional(),
+  quantity_shipped: z.number().optional(),
+  quantity_refunded: z.number().optional(),
+  applied_discounts: z.array(z.object({ amount: z.union([z.string(), z.number()]) })).optional(),
 });
 
 export const ShippingAddress = z.object({
