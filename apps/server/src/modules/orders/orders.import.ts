@@ -51,8 +51,8 @@ export async function processOrderEvent(
     const connector = connectorFor(services, row);
     const externalId = 'order' in said ? said.order.externalId : said.externalId;
     if (connector.getOrder) order = (await connector.getOrder(externalId)) ?? order;
-    if (!order) return `order ${externalId} not found at the channel`;
   }
+  if (!order) return 'order not found at the channel';
   if (!importable(row, order)) return 'placed before orders are imported for this channel';
   const result = await ingestOrder(services, channelOf(row), order);
   return `order ${order.name}: ${result.outcome}`;
