@@ -93,6 +93,8 @@ function locationView(ctx: RequestContext, loc: ShopLocation) {
     name: loc.name,
     isActive: loc.isActive,
     fulfillsOnlineOrders: loc.fulfillsOnlineOrders,
+    // Shopify answers null for a location that does not offer local pickup.
+    localPickupSettingsV2: loc.pickup ? { pickupTime: 'TWO_HOURS', instructions: '' } : null,
     createdAt: loc.createdAt,
     updatedAt: loc.updatedAt,
     address: {

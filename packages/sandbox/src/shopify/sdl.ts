@@ -27,8 +27,11 @@ type LocationAddress {
   address1: String address2: String city: String province: String provinceCode: String zip: String
   country: String countryCode: String formatted: [String!]!
 }
+enum DeliveryLocalPickupTime { ONE_HOUR TWO_HOURS FOUR_HOURS TWENTY_FOUR_HOURS TWO_TO_FOUR_DAYS FIVE_OR_MORE_DAYS CUSTOM }
+type DeliveryLocalPickupSettings { pickupTime: DeliveryLocalPickupTime! instructions: String! }
 type Location implements Node {
   id: ID! name: String! isActive: Boolean! fulfillsOnlineOrders: Boolean! address: LocationAddress!
+  localPickupSettingsV2: DeliveryLocalPickupSettings
   createdAt: DateTime! updatedAt: DateTime!
   inventoryLevel(inventoryItemId: ID!): InventoryLevel
   inventoryLevels(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryLevelConnection!
