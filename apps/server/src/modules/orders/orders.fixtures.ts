@@ -130,7 +130,7 @@ let orderSeq = 0;
 
 /** A channel order as a connector maps it: one line per SKU, taken from the channel's own stock at `store`. */
 export function channelOrder(
-  world: OrderWorld,
+  _world: OrderWorld,
   type: ChannelType,
   lines: Record<string, number>,
   options: Partial<ProviderOrder> & { store?: string; at?: Date; stockMoved?: boolean } = {},
@@ -169,7 +169,7 @@ export function channelOrder(
 
 /** The channel's stock webhook: what it holds of `sku` at `store` now, at provider time `at`. */
 export function report(
-  world: OrderWorld,
+  _world: OrderWorld,
   type: ChannelType,
   sku: string,
   quantity: number,
