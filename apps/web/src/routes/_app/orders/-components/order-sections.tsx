@@ -19,6 +19,10 @@ import { AllocationBadge } from './order-parts.tsx';
 export const lineNeedsAttention = (line: OrderLine) =>
   line.unknownSku || line.allocations.some((allocation) => isFlaggingAllocation(allocation.status));
 
+const ATTENTION_TINT = 'color-mix(in srgb, var(--mantine-color-red-light) 45%, transparent)';
+/** Mantine's red for text: darker on light backgrounds, lighter on dark ones. */
+const RED_TEXT = 'var(--mantine-color-red-text)';
+
 export function LinesSection({ order }: { order: OrderDetail }) {
   const money = (minor: number) => formatMoney(minor, order.currency);
   return (
@@ -47,10 +51,12 @@ export function LinesSection({ order }: { order: OrderDetail }) {
                 <Table.Tr
                   key={line.id}
                   data-attention={attention || undefined}
-                  // The light red follows the colour scheme, so the mark reads in dark mode too.
-                  style={attention ? { background: 'var(--mantine-color-red-light)' } : undefined}
+                  // A red edge and a faint tint: both follow the colour scheme, and the red text on top stays legible.
+                  style={attention ? { background: ATTENTION_TINT } : undefined}
                 >
-                  <Table.Td>
+                  <Table.Td
+                    style={attention ? { boxShadow: 'inset 4px 0 0 var(--mantine-color-red-filled)' } : undefined}
+                  >
                     <Stack gap={2}>
                       <Text size="sm" fw={500}>
                         {line.title}
@@ -66,7 +72,7 @@ export function LinesSection({ order }: { order: OrderDetail }) {
                         ) : null}
                       </Group>
                       {line.unknownSku && line.sku ? (
-                        <Text size="xs" c="red">
+                        <Text size="xs" c={RED_TEXT}>
                           {ORDER_MESSAGES.unknownSku(line.sku)}
                         </Text>
                       ) : null}
@@ -142,7 +148,7 @@ function Allocations({ line }: { line: OrderLine }) {
             <AllocationBadge status={allocation.status} />
           </Group>
           {allocation.reason ? (
-            <Text size="xs" c={isFlaggingAllocation(allocation.status) ? 'red' : 'dimmed'}>
+            <Text size="xs" c={isFlaggingAllocation(allocation.status) ? RED_TEXT : 'dimmed'}>
               {allocation.reason}
             </Text>
           ) : null}
@@ -299,7 +305,7 @@ export function TimelineSection({ entries }: { entries: TimelineEntry[] }) {
                   </Text>
                   {entry.fromStatus !== null || entry.toStatus !== null ? (
                     <Text size="sm">
-                      {entry.fromStatus === null ? '' : `${orderStatusLabel(entry.fromStatus)} → `}
+                      {entry.fromStatus === null ? '→ ' : `${orderStatusLabel(entry.fromStatus)} → `}
                       {entry.toStatus === null ? '' : orderStatusLabel(entry.toStatus)}
                     </Text>
                   ) : null}
