@@ -20,6 +20,7 @@ import { bufferIdTakingOperations, bufferOwnRowOperations } from '../src/modules
 import { channelIdTakingOperations, channelOwnRowOperations } from '../src/modules/channels/channels.isolation.ts';
 import { locationIdTakingOperations, locationOwnRowOperations } from '../src/modules/locations/locations.isolation.ts';
 import { mailMessages } from '../src/modules/mail/mail.tables.ts';
+import { orderIdTakingOperations, orderOwnRowOperations } from '../src/modules/orders/orders.isolation.ts';
 import { catalogIdTakingOperations, catalogOwnRowOperations } from '../src/modules/products/catalog.isolation.ts';
 import { productIdTakingOperations, productOwnRowOperations } from '../src/modules/products/products.isolation.ts';
 import { syncIdTakingOperations, syncOwnRowOperations } from '../src/modules/syncs/syncs.isolation.ts';
@@ -128,6 +129,7 @@ export const idTakingOperations: IdTakingOperation[] = [
   ...bufferIdTakingOperations,
   ...locationIdTakingOperations,
   ...syncIdTakingOperations,
+  ...orderIdTakingOperations,
   {
     name: 'apps.byId',
     create: createKey,
@@ -196,6 +198,7 @@ export const ownRowOperations: OwnRowOperation[] = [
   ...bufferOwnRowOperations,
   ...locationOwnRowOperations,
   ...syncOwnRowOperations,
+  ...orderOwnRowOperations,
   {
     name: 'users.setColumnsFilter with A’s catalog_integration_id changes only B’s settings',
     async run(w) {

@@ -63,7 +63,15 @@ export async function addComment(db: Db, actor: Actor, raw: unknown): Promise<Co
 export async function listComments(db: Db, actor: Actor, raw: unknown): Promise<CommentList> {
   const input = CommentListInput.parse(raw ?? {});
   const where: SQL[] = [eq(comments.accountId, actor.accountId)];
-  if (input.entity_id) where.push(eq(comments.entityId, input.entity_id));
+  if (input.entity_id) {
+    // One order's comments: an order of another account (or none) is not found, not an empty list.
+    const [order] = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.id, input.entity_id), eq(orders.accountId, actor.accountId)));
+    if (!order) throw new DomainError('NOT_FOUND', ORDER_MESSAGES.notFound);
+    where.push(eq(comments.entityId, input.entity_id));
+  }
   if (input.type) where.push(eq(comments.entityType, input.type));
   const term = input.search?.trim().toLowerCase();
   if (term) where.push(sql`lower(${comments.text}) like ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
