@@ -577,6 +577,10 @@ describe('order import and cancel', () => {
     ).toEqual({
       externalId: orderId,
     });
+    // As stored: the event's payload is the body's `data` (webhooks.parse).
+    expect(bigcommerce.orderWebhook?.('store/order/created', { type: 'order', id: Number(orderId) })).toEqual({
+      externalId: orderId,
+    });
     expect(bigcommerce.orderWebhook?.('store/sku/inventory/updated', { data: { type: 'sku', id: 1 } })).toBeNull();
 
     // A pickup order takes its units at the pickup location.

@@ -27,10 +27,13 @@ export const bigcommerce: ProviderModule = {
     );
   },
   webhooks: (endpoints) => bigcommerceWebhooks(endpoints),
-  // store/order/* carry only the order's id: read it with getOrder.
+  // store/order/* carry only the order's id: read it with getOrder. The stored event's payload is the body's
+  // `data` (webhooks.parse); the whole body is taken too.
   orderWebhook(topic, payload) {
     if (!topic.startsWith('store/order/')) return null;
-    const data = (payload as { data?: { type?: unknown; id?: unknown } } | null)?.data;
+    type Data = { type?: unknown; id?: unknown };
+    const body = payload as (Data & { data?: Data }) | null;
+    const data = body?.data ?? body;
     if (data?.type !== 'order' || (typeof data.id !== 'number' && typeof data.id !== 'string')) return null;
     return { externalId: String(data.id) };
   },
