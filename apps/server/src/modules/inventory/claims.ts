@@ -33,6 +33,11 @@ export interface ChannelMovementClaim {
   /** The order, for the ledger and the claim. */
   reference: string;
   userId?: string | null;
+  /**
+   * An order taken in at connect (the first pull): our stock was read from the channel after it took the order,
+   * so a movement not met by a counted report is in that first read already, and is reversed.
+   */
+  historical?: boolean;
 }
 
 export interface ClaimResult {
@@ -47,10 +52,9 @@ export interface ClaimResult {
 /**
  * Called by the order side, in the transaction that reserves or consumes for the order. Locks the channel's
  * level row, takes counted reports of the same direction made at or after the movement's time, reverses them
- * on on_hand (reason `order`), and leaves the rest expected. When the channel already reported its level since
- * the movement and nothing counted is left to take (our stock was first read from the channel after it took
- * the order: an order older than the import, or a report we took as the echo of our push), the movement is
- * in our on_hand already: it is reversed too.
+ * on on_hand (reason `order`), and leaves the rest expected. For an order of the first pull (`historical`),
+ * when the channel reported its level since the movement and nothing counted is left to take (our stock was
+ * first read from the channel after it took the order), the movement is in our on_hand already: reversed too.
  */
 export async function claimChannelMovement(
   tx: Tx,
@@ -130,9 +134,11 @@ export async function claimChannelMovement(
       .set({ remaining: c.remaining - sign * take })
       .where(eq(channelStockClaims.id, c.id));
   }
-  // Seen since, with nothing counted left to take: the channel's number we hold already has the movement in it.
+  // An order of the first pull, with the channel's level read since and nothing counted left to take: the
+  // channel's number we started from already has the movement in it. (Not for later orders: a report since may
+  // hold their movement and its undoing both, e.g. a sale and its cancel, which are met by their own claims.)
   const seenSince = row?.channelQtyAt && row.channelQtyAt.getTime() >= claim.at.getTime() + SECOND;
-  if (want > 0 && seenSince) {
+  if (want > 0 && seenSince && claim.historical) {
     reversed += want;
     want = 0;
   }

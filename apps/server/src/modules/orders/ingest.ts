@@ -3,13 +3,14 @@
 // own movement claimed (inventory/claims.ts), units reserved (or consumed, for a POS sale already complete),
 // cancellations released. docs/decisions/0008-a-sale-moves-stock-once.md says why each unit counts once.
 import { CHANNEL_LABELS, type ChannelSettings, type OrderStatus } from '@switchyard/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ProviderOrder, ProviderOrderLine } from '../../connectors/types.ts';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import { claimChannelMovement } from '../inventory/claims.ts';
+import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { consumeStock, releaseReservation, reserveFirstAvailable } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
@@ -113,6 +114,8 @@ interface IngestContext {
   itemOf: Map<string, string>;
   timeline: TimelineInput[];
   variantsTouched: Set<string>;
+  /** The first pull at connect: the channel's stock we started from has these orders in it. */
+  historical?: boolean;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function ingestOrder(
   services: Services,
   channel: IngestChannel,
   order: ProviderOrder,
+  options: { historical?: boolean } = {},
 ): Promise<IngestResult> {
   const touched = new Set<string>();
   const result = await services.db.transaction(async (tx) => {
@@ -157,6 +161,7 @@ export async function ingestOrder(
     const resolve = locationResolver(channel.settings, ours);
     if (inserted) {
       const ctx = await contextFor(tx, channel, id, ours, resolve, order.lines, touched);
+      ctx.historical = options.historical;
       await createOrder(ctx, order);
       await writeTimeline(tx, channel.accountId, id, ctx.timeline);
       await recomputeFlags(tx, id);
@@ -274,7 +279,17 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
       });
       continue;
     }
-    if (status === 7 || open <= 0) continue;
+    if (open <= 0) continue;
+    if (status === 7) {
+      // First seen cancelled: the channel took the units and (restocking) put them back. Both of its reports
+      // are met, in whatever order they come, so neither counts.
+      await claimLine(ctx, { id: lineId, variantId: variant.id }, line, -open, order.createdAt, 'taken');
+      if (order.restockedOnCancel !== false) {
+        const at = order.cancelledAt ?? order.updatedAt;
+        await claimLine(ctx, { id: lineId, variantId: variant.id }, line, open, at, 'restock');
+      }
+      continue;
+    }
     // The channel's own movement of these units first: a report it already made is reversed here, so the
     // store that took the sale can cover the line again before it is allocated.
     if (!settled) await claimLine(ctx, { id: lineId, variantId: variant.id }, line, -open, order.createdAt, 'taken');
@@ -317,6 +332,7 @@ async function allocateLine(
       message: `${quantity} × ${line.label} sold at ${nameOf(ctx, at)}.`,
       actor: channel.name,
     });
+    await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
     return;
   }
   const reserved = await reserveFirstAvailable(tx, channel.accountId, {
@@ -412,6 +428,7 @@ async function claimLine(
     at: new Date(at),
     key: `${line.id}:${kind}`,
     reference: ctx.orderId,
+    historical: ctx.historical,
   });
   if (result.reversed !== 0) ctx.variantsTouched.add(line.variantId);
 }
@@ -654,4 +671,57 @@ export async function claimCancelRestock(services: Services, channel: IngestChan
   });
   if (touched.size > 0)
     await schedulePush(services, await affectedChannels(services.db, channel.accountId, [...touched]));
+}
+
+/**
+ * A sale at the store took units other orders held there (a POS sale cannot be refused): the newest
+ * reservations no longer covered are released and flagged (status 4) for routing again, so reserved never
+ * exceeds on hand. Each such order says why on its timeline.
+ */
+async function uncoverShortfall(
+  tx: Tx,
+  accountId: string,
+  variantId: string,
+  locationId: string,
+  locationName: string,
+  byOrderId: string,
+) {
+  const [lvl] = await tx
+    .select({ onHand: inventoryLevels.onHand, reserved: inventoryLevels.reserved })
+    .from(inventoryLevels)
+    .where(and(eq(inventoryLevels.variantId, variantId), eq(inventoryLevels.locationId, locationId)));
+  let short = lvl ? lvl.reserved - Math.max(lvl.onHand, 0) : 0;
+  if (short <= 0) return;
+  const held = await tx
+    .select()
+    .from(orderAllocations)
+    .where(
+      and(
+        eq(orderAllocations.accountId, accountId),
+        eq(orderAllocations.variantId, variantId),
+        eq(orderAllocations.locationId, locationId),
+        eq(orderAllocations.status, 1),
+        sql`${orderAllocations.reserved} > 0`,
+      ),
+    )
+    .orderBy(desc(orderAllocations.createdAt), desc(orderAllocations.id))
+    .for('update');
+  for (const a of held) {
+    if (short <= 0) break;
+    await releaseReservation(tx, accountId, {
+      variantId,
+      locationId,
+      quantity: a.reserved,
+      reference: a.orderId,
+      key: `${a.id}:short:${byOrderId}`,
+    });
+    short -= a.reserved;
+    const reason = `A sale at ${locationName} took the units reserved for this line.`;
+    await tx
+      .update(orderAllocations)
+      .set({ status: 4, reserved: 0, reason, updatedAt: new Date() })
+      .where(eq(orderAllocations.id, a.id));
+    await writeTimeline(tx, accountId, a.orderId, [{ kind: 'flagged', message: reason, actor: 'Switchyard' }]);
+    await recomputeFlags(tx, a.orderId);
+  }
 }

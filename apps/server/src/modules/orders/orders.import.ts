@@ -106,7 +106,7 @@ export async function importOrders(services: Services, channelId: string): Promi
         if (!newest || updated > newest) newest = updated;
         if (!importable(row, order)) continue;
         if (initial && (order.cancelled || new Date(order.createdAt) < windowStart || isDone(order))) continue;
-        const { outcome } = await ingestOrder(services, channelOf(row), order);
+        const { outcome } = await ingestOrder(services, channelOf(row), order, { historical: initial });
         if (outcome === 'created') summary.created += 1;
         if (outcome === 'updated') summary.updated += 1;
       }
