@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { users } from '../accounts/accounts.tables.ts';
+import { actorName } from '../orders/orders.service.ts';
 import { orders } from '../orders/orders.tables.ts';
 import { writeTimeline } from '../orders/orders.timeline.ts';
 import { comments } from './comments.tables.ts';
@@ -33,11 +33,7 @@ export async function addComment(db: Db, actor: Actor, raw: unknown): Promise<Co
     .from(orders)
     .where(and(eq(orders.id, input.entity_id), eq(orders.accountId, actor.accountId)));
   if (!order) throw new DomainError('NOT_FOUND', ORDER_MESSAGES.notFound);
-  const [user] = await db
-    .select({ firstname: users.firstname, lastname: users.lastname, email: users.email })
-    .from(users)
-    .where(eq(users.id, actor.userId));
-  const author = user ? `${user.firstname} ${user.lastname}`.trim() || user.email : null;
+  const author = await actorName(db, actor);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(comments)

@@ -104,6 +104,21 @@ function headerOf(order: ProviderOrder) {
   };
 }
 
+/** The account's locations, as allocation and the channel's location map read them. */
+const ourLocations = (tx: Tx, accountId: string): Promise<OurLocation[]> =>
+  tx
+    .select({
+      id: locations.id,
+      name: locations.name,
+      storeId: locations.storeId,
+      enabled: locations.enabled,
+      ships: locations.ships,
+      pickup: locations.pickup,
+      priority: locations.priority,
+    })
+    .from(locations)
+    .where(eq(locations.accountId, accountId));
+
 interface IngestContext {
   tx: Tx;
   channel: IngestChannel;
@@ -146,18 +161,7 @@ export async function ingestOrder(
       })
       .onConflictDoNothing()
       .returning({ id: orders.id });
-    const ours = await tx
-      .select({
-        id: locations.id,
-        name: locations.name,
-        storeId: locations.storeId,
-        enabled: locations.enabled,
-        ships: locations.ships,
-        pickup: locations.pickup,
-        priority: locations.priority,
-      })
-      .from(locations)
-      .where(eq(locations.accountId, channel.accountId));
+    const ours = await ourLocations(tx, channel.accountId);
     const resolve = locationResolver(channel.settings, ours);
     if (inserted) {
       const ctx = await contextFor(tx, channel, id, ours, resolve, order.lines, touched);
@@ -626,18 +630,7 @@ export async function claimCancelRestock(services: Services, channel: IngestChan
       .select()
       .from(orderLines)
       .where(and(eq(orderLines.orderId, orderId), eq(orderLines.accountId, channel.accountId)));
-    const ours = await tx
-      .select({
-        id: locations.id,
-        name: locations.name,
-        storeId: locations.storeId,
-        enabled: locations.enabled,
-        ships: locations.ships,
-        pickup: locations.pickup,
-        priority: locations.priority,
-      })
-      .from(locations)
-      .where(eq(locations.accountId, channel.accountId));
+    const ours = await ourLocations(tx, channel.accountId);
     const provided = lines.map((l) => ({
       externalId: l.externalId,
       sku: l.sku,

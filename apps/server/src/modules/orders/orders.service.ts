@@ -219,7 +219,8 @@ export async function getOrder(db: Db, actor: Actor, id: string): Promise<OrderD
   };
 }
 
-async function actorName(db: Db, actor: Actor): Promise<string> {
+/** How the timeline names a person: their name, else their e-mail. */
+export async function actorName(db: Db, actor: Actor): Promise<string> {
   const [user] = await db
     .select({ firstname: users.firstname, lastname: users.lastname, email: users.email })
     .from(users)
