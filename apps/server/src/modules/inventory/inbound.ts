@@ -136,6 +136,7 @@ export async function applyChannelReports(
     const movements: MovementInput[] = [];
     const firstSeen: string[] = [];
     const landed: string[] = [];
+    const met: string[] = [];
     // Reports of one level in the order they happened.
     const ordered = [...reports].sort(
       (a, b) =>
@@ -162,6 +163,14 @@ export async function applyChannelReports(
     const claims = await lockExpectedClaims(tx, channel.id, [...levels.values()]);
     const changedClaims: OpenClaim[] = [];
     const counted: Parameters<typeof writeClaims>[4] = [];
+    /**
+     * The claims a report can meet. A channel moves its stock for an order before it tells us of the order, so
+     * an acknowledged push made after an order's claim was written overwrote (or, by compare-and-set, already
+     * took in) the channel's movement: a report from after that push (`after`) is a new change there, never
+     * that order's. Only reports from before the push can still be the order's own.
+     */
+    const claimsOf = (key: string, after: Date | null) =>
+      (claims.get(key) ?? []).filter((c) => !after || c.createdAt.getTime() > after.getTime());
     /** A change the report shows, less what orders already account for; what is left is counted. */
     const count = (
       key: string,
@@ -170,9 +179,13 @@ export async function applyChannelReports(
       locationId: string,
       delta: number,
       settle: boolean,
+      after: Date | null,
     ) => {
-      const absorbed = absorbIntoClaims(claims.get(key) ?? [], delta, report.at, settle);
+      const absorbed = absorbIntoClaims(claimsOf(key, after), delta, report.at, settle);
       changedClaims.push(...absorbed.changed);
+      // What orders met is not counted, but the channel may now offer other than it should (a restock of a
+      // cancel made here lands on top of the release we pushed): its push compares and corrects it.
+      if (absorbed.delta !== delta) met.push(variantId);
       if (absorbed.delta === 0) {
         result.unchanged += 1;
         return;
@@ -224,7 +237,7 @@ export async function applyChannelReports(
           result.unchanged += 1;
           continue;
         }
-        count(key, report, variantId, locationId, overwritten, false);
+        count(key, report, variantId, locationId, overwritten, false, null);
         continue;
       }
       // Out of order: older than the channel's last report since the push, which already includes it.
@@ -265,11 +278,11 @@ export async function applyChannelReports(
       const delta = report.quantity - known;
       if (delta === 0) {
         // Still, an order's claim the report surely includes is settled: the channel's number has it now.
-        changedClaims.push(...absorbIntoClaims(claims.get(key) ?? [], 0, report.at, true).changed);
+        changedClaims.push(...absorbIntoClaims(claimsOf(key, row.pushedAt), 0, report.at, true).changed);
         result.unchanged += 1;
         continue;
       }
-      count(key, report, variantId, locationId, delta, true);
+      count(key, report, variantId, locationId, delta, true, row.pushedAt);
     }
     await writeLevels(tx, channel, changed);
     await writeClaims(tx, channel.accountId, channel.id, changedClaims, counted);
@@ -294,9 +307,9 @@ export async function applyChannelReports(
         );
       for (const id of ids ?? []) channelIds.add(id);
     }
-    if (firstSeen.length || landed.length) {
-      for (const id of await markDirty(tx, channel.accountId, [...firstSeen, ...landed], { channelIds: [channel.id] }))
-        channelIds.add(id);
+    if (firstSeen.length || landed.length || met.length) {
+      const dirty = [...new Set([...firstSeen, ...landed, ...met])];
+      for (const id of await markDirty(tx, channel.accountId, dirty, { channelIds: [channel.id] })) channelIds.add(id);
     }
     return [...channelIds];
   });
