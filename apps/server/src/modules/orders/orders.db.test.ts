@@ -1,10 +1,12 @@
 // The order core against a real database (PGlite, and a server with TEST_DATABASE_URL): a sale moves our
 // stock once whatever arrives first, on all three providers; duplicates and older reports change nothing;
 // cancels release; the last unit is never taken twice.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
-import { ingestOrder } from './ingest.ts';
+import type { Actor } from '../../trpc/context.ts';
+import { channelStock } from '../inventory/inventory.tables.ts';
+import { claimCancelRestock, ingestOrder } from './ingest.ts';
 import {
   channelOrder,
   invariantViolations,
@@ -14,6 +16,7 @@ import {
   report,
   sendReports,
 } from './orders.fixtures.ts';
+import { cancelOrder } from './orders.service.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -157,6 +160,42 @@ describe('order import', () => {
     await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'CAP-1', 3, at)]);
     await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'CAP-1', 5, new Date(cancelledAt))]);
     expect(await level(t.services, world, 'CAP-1')).toEqual(before);
+    expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+});
+
+describe('a cancel made here, written back to a channel that restocks', () => {
+  it('pushes the channel again when its restock lands on top of our release (met by the claim, yet over)', async () => {
+    const world = await orderWorld(t.services, ['JAC-1'], 10);
+    const shopify = world.channel.shopify;
+    const actor: Actor = {
+      sessionId: 'test',
+      userId: 'test',
+      accountId: world.accountId,
+      authorizationLevel: 'user',
+      superUserRole: null,
+    };
+    const at = new Date(Date.now() - 10_000);
+    const { orderId } = await ingestOrder(t.services, shopify, channelOrder(world, 'shopify', { 'JAC-1': 2 }, { at }));
+    // Shopify took the 2 itself (10 → 8): met by the order, not counted again.
+    await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'JAC-1', 8, at)]);
+    await cancelOrder(t.services, actor, orderId);
+    expect(await level(t.services, world, 'JAC-1')).toEqual({ onHand: 10, reserved: 0 });
+    // The release was pushed: Shopify acknowledged 10 …
+    await t.services.db
+      .update(channelStock)
+      .set({ pushedQty: 10, pushedAt: new Date(), pendingQty: null, pendingAt: null })
+      .where(and(eq(channelStock.channelId, shopify.id), eq(channelStock.externalLocationId, 'ext-S1')));
+    // … then the write-back's orderCancel (restock) put the 2 back on top: Shopify holds 12.
+    const asked = new Date();
+    await claimCancelRestock(t.services, shopify, orderId, asked.toISOString());
+    const result = await sendReports(t.services, world, 'shopify', [
+      report(world, 'shopify', 'JAC-1', 12, new Date(asked.getTime() + 1000)),
+    ]);
+    // Counted once: our stock stays 10; and Shopify, which now offers 12, is pushed back to 10.
+    expect(await level(t.services, world, 'JAC-1')).toEqual({ onHand: 10, reserved: 0 });
+    expect(result.changed).toBe(0);
+    expect(result.channelIds).toContain(shopify.id);
     expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
   });
 });
