@@ -2,6 +2,7 @@ import { type ChannelDetail, DEFAULT_CHANNEL_SETTINGS, DEFAULT_FEATURES } from '
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
+import { ProcedureError } from '../../../test/trpc-stub.ts';
 
 function channel(overrides: Partial<ChannelDetail> = {}): ChannelDetail {
   return {
@@ -57,6 +58,44 @@ describe('channel sync actions', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Pushing stock to Shopify')).toBeInTheDocument();
     expect(screen.getByText('42 variants will be compared and sent where they differ.')).toBeInTheDocument();
     expect(pushed).toEqual([{ id: 'chn_shop' }]);
+  });
+
+  it('imports orders now, says when it cannot, and is off while the channel does not import orders', async () => {
+    const asked: unknown[] = [];
+    let refuse = false;
+    const { user, unmount } = await renderApp('/channels/chn_shop/channel-settings', {
+      signedIn: true,
+      handlers: {
+        'channels.get': () => channel(),
+        'channels.list': () => [channel()],
+        'orders.importNow': (input) => {
+          asked.push(input);
+          if (refuse) throw new ProcedureError('CONFLICT', 'Harbor Shop is not connected. Re-authorise it first.');
+          return { queued: true };
+        },
+      },
+      rest: base,
+    });
+    const actions = await screen.findByRole('group', { name: 'Sync actions' }, { timeout: 10_000 });
+    await user.click(within(actions).getByRole('button', { name: 'Import orders now' }));
+    expect(await screen.findByText('Importing Shopify orders')).toBeInTheDocument();
+    expect(asked).toEqual([{ channelId: 'chn_shop' }]);
+    refuse = true;
+    await user.click(within(actions).getByRole('button', { name: 'Import orders now' }));
+    expect(await screen.findByText('Could not start the order import')).toBeInTheDocument();
+    expect(screen.getByText('Harbor Shop is not connected. Re-authorise it first.')).toBeInTheDocument();
+    unmount();
+
+    await renderApp('/channels/chn_shop/channel-settings', {
+      signedIn: true,
+      handlers: {
+        'channels.get': () => channel({ features: { ...DEFAULT_FEATURES, orders: false } }),
+        'channels.list': () => [channel()],
+      },
+      rest: base,
+    });
+    const off = await screen.findByRole('group', { name: 'Sync actions' }, { timeout: 10_000 });
+    expect(within(off).getByRole('button', { name: 'Import orders now' })).toBeDisabled();
   });
 
   it('offers no sync actions for a channel that is not connected', async () => {

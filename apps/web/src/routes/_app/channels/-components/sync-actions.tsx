@@ -22,7 +22,8 @@ const syncRest = {
 
 /**
  * What a merchant starts by hand on a connected channel: import its catalog (all of it, or what changed since
- * a day), publish our products it lacks, push every quantity, and reconcile now. Each says where to follow it.
+ * a day), publish our products it lacks, push every quantity, reconcile now, and pull the orders webhooks
+ * missed. Each says where to follow it.
  */
 export function SyncActions({ channel }: { channel: ChannelDetail }) {
   const trpc = useTRPC();
@@ -80,6 +81,18 @@ export function SyncActions({ channel }: { channel: ChannelDetail }) {
     onError: failed('Could not start reconciliation'),
   });
 
+  const importOrders = useMutation({
+    ...trpc.orders.importNow.mutationOptions(),
+    onSuccess: () =>
+      showToast({
+        type: 'success',
+        title: `Importing ${label} orders`,
+        description: 'Orders changed since the last import are being read. New ones show on the Orders screen.',
+        action: { label: 'Orders', onClick: () => navigate({ to: '/orders' }) },
+      }),
+    onError: failed('Could not start the order import'),
+  });
+
   if (channel.status !== 'connected') return null;
   return (
     <>
@@ -114,6 +127,16 @@ export function SyncActions({ channel }: { channel: ChannelDetail }) {
             </Button>
           </>
         ) : null}
+        <Button
+          size="xs"
+          variant="default"
+          loading={importOrders.isPending}
+          disabled={!channel.features.orders}
+          title={channel.features.orders ? undefined : 'Order import is off for this channel'}
+          onClick={() => importOrders.mutate({ channelId: channel.id })}
+        >
+          Import orders now
+        </Button>
       </Group>
       <Modal opened={importOpen} onClose={() => setImportOpen(false)} title={`Import the ${label} catalog`}>
         <Stack gap="md">
