@@ -5,7 +5,7 @@ import { createFileRoute, Link, notFound, stripSearchParams } from '@tanstack/re
 import { QueryError } from '../../../components/query-error.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
-import { CancelOrderButton, NoteAndTags, StatusChange } from './-components/order-actions.tsx';
+import { CancelOrderButton, NoteAndTags, ShippingAddressEdit, StatusChange } from './-components/order-actions.tsx';
 import { ORDERS_SEARCH_DEFAULTS, orderOptions } from './-components/order-api.ts';
 import { CommentsSection } from './-components/order-comments.tsx';
 import { FLAGGED_HINT, FlaggedBadge, FulfillmentBadge, OrderStatusBadge } from './-components/order-parts.tsx';
@@ -113,7 +113,7 @@ function OrderView({ order }: { order: OrderDetail }) {
 
       <LinesSection order={order} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <CustomerSection order={order} />
+        <CustomerSection order={order} shippingAction={<ShippingAddressEdit order={order} />} />
         <PaymentSection order={order} />
       </SimpleGrid>
       {/* Keyed by what is saved: after a save, or a change made elsewhere, the draft starts again from it. */}

@@ -399,4 +399,72 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(screen.getByText(/Out of stock/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Change status to')).not.toBeInTheDocument();
   });
+
+  it('edits the shipping address with validation, and the timeline shows the change', async () => {
+    let order = detailOf();
+    const calls: unknown[] = [];
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => order,
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'orders.update': (input) => {
+          calls.push(input);
+          const { shipping_address } = input as { shipping_address: OrderDetail['shippingAddress'] };
+          order = detailOf({
+            shippingAddress: shipping_address,
+            timeline: [
+              ...order.timeline,
+              {
+                id: 'tl_3',
+                kind: 'updated',
+                message: 'Changed the shipping address.',
+                actor: 'Ada Lovelace',
+                fromStatus: null,
+                toStatus: null,
+                outcome: null,
+                createdAt: new Date(T0.getTime() + 120_000),
+              },
+            ],
+          });
+          return order;
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit shipping address' }, SLOW));
+    const form = await screen.findByRole('form', { name: 'Shipping address' }, SLOW);
+    expect(within(form).getByRole('textbox', { name: 'Address' })).toHaveValue('1 Engine Row');
+    await user.clear(within(form).getByRole('textbox', { name: 'Address' }));
+    await user.clear(within(form).getByRole('textbox', { name: 'City' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Phone' }), 'call me');
+    await user.click(within(form).getByRole('button', { name: 'Save address' }));
+    expect(within(form).getByText('Enter the address.')).toBeInTheDocument();
+    expect(within(form).getByText('Enter the city.')).toBeInTheDocument();
+    expect(within(form).getByText(/^Enter a phone number/)).toBeInTheDocument();
+    expect(calls).toEqual([]);
+
+    await user.type(within(form).getByRole('textbox', { name: 'Address' }), '12 Analytical Street');
+    await user.type(within(form).getByRole('textbox', { name: 'City' }), 'Manchester');
+    await user.clear(within(form).getByRole('textbox', { name: 'Phone' }));
+    await user.click(within(form).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Shipping address' })).not.toBeInTheDocument(), SLOW);
+    expect(calls).toEqual([
+      {
+        id: 'ord_1',
+        shipping_address: {
+          name: 'Ada Lovelace',
+          company: null,
+          address1: '12 Analytical Street',
+          address2: null,
+          city: 'Manchester',
+          province: null,
+          zip: 'N1',
+          country: 'GB',
+          phone: null,
+        },
+      },
+    ]);
+    expect(screen.getByText('12 Analytical Street', { exact: false })).toBeInTheDocument();
+    expect(screen.getByText('Changed the shipping address.')).toBeInTheDocument();
+  });
 });

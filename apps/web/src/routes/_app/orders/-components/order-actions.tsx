@@ -1,5 +1,24 @@
-import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
-import { CHANNEL_LABELS, type OrderDetail, orderStatusLabel } from '@switchyard/contracts';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import {
+  type Address,
+  CANCELLABLE_STATUSES,
+  CHANNEL_LABELS,
+  type OrderDetail,
+  type OrderStatus,
+  orderStatusLabel,
+} from '@switchyard/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SectionCard } from '../../../../components/section-card.tsx';
@@ -194,5 +213,121 @@ export function NoteAndTags({ order }: { order: OrderDetail }) {
         </Stack>
       </form>
     </SectionCard>
+  );
+}
+
+const ADDRESS_FIELDS = [
+  { key: 'name', label: 'Name' },
+  { key: 'company', label: 'Company' },
+  { key: 'address1', label: 'Address', required: true },
+  { key: 'address2', label: 'Apartment, suite, etc.' },
+  { key: 'city', label: 'City', required: true },
+  { key: 'province', label: 'State or province' },
+  { key: 'zip', label: 'Postal code' },
+  { key: 'country', label: 'Country', required: true },
+  { key: 'phone', label: 'Phone' },
+] as const satisfies readonly { key: keyof Address; label: string; required?: boolean }[];
+type AddressKey = (typeof ADDRESS_FIELDS)[number]['key'];
+type AddressDraft = Record<AddressKey, string>;
+/** Each part of an address is a line of a label: 255 characters is plenty, and what carriers accept. */
+const ADDRESS_MAX = 255;
+
+const draftOf = (address: Address | null): AddressDraft =>
+  Object.fromEntries(ADDRESS_FIELDS.map(({ key }) => [key, address?.[key] ?? ''])) as AddressDraft;
+
+/** What is wrong with the draft, per field: the street, city and country are needed, nothing is over-long. */
+export function addressErrors(draft: AddressDraft): Partial<Record<AddressKey, string>> {
+  const errors: Partial<Record<AddressKey, string>> = {};
+  for (const field of ADDRESS_FIELDS) {
+    const value = draft[field.key].trim();
+    if ('required' in field && field.required && value === '')
+      errors[field.key] = `Enter the ${field.label.toLowerCase()}.`;
+    else if (value.length > ADDRESS_MAX) errors[field.key] = `At most ${ADDRESS_MAX} characters.`;
+  }
+  if (!errors.phone && draft.phone.trim() !== '' && !/^\+?[\d\s().-]{5,30}$/.test(draft.phone.trim()))
+    errors.phone = 'Enter a phone number: digits, spaces and + ( ) - only.';
+  return errors;
+}
+
+/**
+ * The shipping address, edited while the order's units are not gone yet. Every field is sent (an emptied one as
+ * null), so what is saved is what the form showed; the answer (with its timeline entry) replaces the order.
+ */
+export function ShippingAddressEdit({ order }: { order: OrderDetail }) {
+  const trpc = useTRPC();
+  const done = useOrderMutationDone();
+  const [opened, setOpened] = useState(false);
+  const [draft, setDraft] = useState<AddressDraft>(() => draftOf(order.shippingAddress));
+  const [errors, setErrors] = useState<Partial<Record<AddressKey, string>>>({});
+  const update = useMutation(
+    trpc.orders.update.mutationOptions({
+      onSuccess: async (updated) => {
+        notify.success('Shipping address saved');
+        setOpened(false);
+        await done(updated);
+      },
+    }),
+  );
+  if (!CANCELLABLE_STATUSES.includes(order.status as OrderStatus)) return null;
+  const open = () => {
+    setDraft(draftOf(order.shippingAddress));
+    setErrors({});
+    update.reset();
+    setOpened(true);
+  };
+  return (
+    <>
+      <Button size="xs" variant="default" onClick={open}>
+        {order.shippingAddress ? 'Edit shipping address' : 'Add shipping address'}
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Shipping address" size="lg">
+        <form
+          aria-label="Shipping address"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const found = addressErrors(draft);
+            setErrors(found);
+            if (Object.keys(found).length > 0) return;
+            const shipping_address = Object.fromEntries(
+              ADDRESS_FIELDS.map(({ key }) => [key, draft[key].trim() === '' ? null : draft[key].trim()]),
+            ) as Address;
+            update.mutate({ id: order.id, shipping_address });
+          }}
+        >
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {ADDRESS_FIELDS.map((field) => (
+                <TextInput
+                  key={field.key}
+                  label={field.label}
+                  withAsterisk={'required' in field && field.required}
+                  value={draft[field.key]}
+                  error={errors[field.key]}
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    setDraft((d) => ({ ...d, [field.key]: value }));
+                    if (errors[field.key]) setErrors(({ [field.key]: _, ...rest }) => rest);
+                  }}
+                />
+              ))}
+            </SimpleGrid>
+            {update.isError ? (
+              <Alert color="red" variant="light" title="Not saved" role="alert">
+                {errorMessage(update.error)}
+              </Alert>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpened(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={update.isPending}>
+                Save address
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
   );
 }

@@ -193,7 +193,8 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function CustomerSection({ order }: { order: OrderDetail }) {
+/** `shippingAction` (editing the address, say) sits under the shipping address where one is shown. */
+export function CustomerSection({ order, shippingAction }: { order: OrderDetail; shippingAction?: ReactNode }) {
   return (
     <SectionCard title="Customer">
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
@@ -211,6 +212,7 @@ export function CustomerSection({ order }: { order: OrderDetail }) {
         {order.fulfillmentType === 'ship' || !order.pickupLocation ? (
           <Labelled label="Shipping address">
             <AddressBlock address={order.shippingAddress} />
+            {shippingAction ? <Group>{shippingAction}</Group> : null}
           </Labelled>
         ) : (
           <Labelled label="Pickup at">
