@@ -67,3 +67,82 @@ export async function newActiveMerchant(
   await page.waitForURL(/\/dashboard/, { timeout: 30_000 });
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }
+
+/** What the control API says a simulated shop holds: its locations and each SKU's quantity per location. */
+export interface ShopSnapshot {
+  locations: { id: string; name: string }[];
+  stock: Record<string, Record<string, number>>;
+}
+
+/** The sandbox's control API (`/_control/…`): GET without a body, POST with one. */
+export function sandboxControl(sandboxUrl: string) {
+  return async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sandboxUrl}/_control/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`control ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+}
+
+/** On a connected channel's page: starts a full catalog import and waits for it to be under way. */
+export async function importFromChannelPage(page: Page, provider: string) {
+  await page.getByRole('group', { name: 'Sync actions' }).getByRole('button', { name: 'Import catalog' }).click();
+  const dialog = page.getByRole('dialog', { name: `Import the ${provider} catalog` });
+  await dialog.getByRole('button', { name: 'Start import' }).click();
+  await page.getByText(`Importing the ${provider} catalog`).waitFor();
+}
+
+/** Opens the connected channel's page from the channel list and starts a full catalog import. */
+export async function importCatalog(page: Page, baseUrl: string, provider: string) {
+  await page.goto(`${baseUrl}/channels`);
+  const row = page
+    .getByRole('table', { name: 'Channels' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: provider, exact: true }) });
+  await row.getByRole('link', { name: /^Settings of / }).click();
+  await page.waitForURL(/\/channel-settings$/);
+  await importFromChannelPage(page, provider);
+}
+
+/**
+ * Connects the sandbox Square through its consent page as `business`, ending on the channel's settings;
+ * answers the channel id and the seller's merchant id (the simulator's shop key).
+ */
+export async function connectSquare(page: Page, baseUrl: string, sandboxUrl: string, business: string) {
+  await page.goto(`${baseUrl}/channels`);
+  await page.getByRole('link', { name: 'Connect Square POS' }).click();
+  await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
+  await page.getByLabel(/business name/).fill(business);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForURL(/\/channels\/[^/]+\/channel-settings/);
+  const channelId = /\/channels\/([^/]+)\//.exec(page.url())?.[1] ?? '';
+  const merchantId = ((await page.getByText(/^Square POS · /).textContent()) ?? '').replace('Square POS · ', '').trim();
+  return { channelId, merchantId };
+}
+
+/** Connects the sandbox Shopify shop `{shop}.myshopify.com` through its install page. */
+export async function connectShopify(page: Page, baseUrl: string, sandboxUrl: string, shop: string) {
+  await page.goto(`${baseUrl}/channels`);
+  await page.getByRole('button', { name: 'Connect Shopify' }).click();
+  await page.waitForURL(/\/channels\/create\//);
+  await page.getByLabel(/Shop address/).fill(`${shop}.myshopify.com`);
+  await page.getByRole('button', { name: 'Continue to Shopify' }).click();
+  await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
+  await page.getByRole('button', { name: 'Install app' }).click();
+  await page.waitForURL(/\/channels\/shopify\/connected/);
+}
+
+/** Connects the sandbox BigCommerce store `hash` through its install page. */
+export async function connectBigCommerce(page: Page, baseUrl: string, sandboxUrl: string, hash: string) {
+  await page.goto(`${baseUrl}/channels`);
+  await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
+  await page.waitForURL(/\/channels\/create\//);
+  await page.getByLabel(/Store hash/).fill(hash);
+  await page.getByRole('button', { name: 'Continue to BigCommerce' }).click();
+  await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
+  await page.getByRole('button', { name: 'Install' }).click();
+  await page.waitForURL(/\/channels\/bigcommerce\/connected/);
+}

@@ -1,0 +1,213 @@
+// Issue 13's journey: a merchant with the three sandbox shops connected places a web order in the Shopify
+// simulator and a pickup order in Square, sees both on /orders/ without a reload, opens one, comments on it and
+// puts it on hold, cancels the other, and sees the reserved units leave and come back on the other channels.
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { problemsOf, useBrowser } from './browser.ts';
+import {
+  connectBigCommerce,
+  connectShopify,
+  connectSquare,
+  importCatalog,
+  importFromChannelPage,
+  newActiveMerchant,
+  type ShopSnapshot,
+  sandboxControl,
+} from './journeys.ts';
+
+const baseUrl = inject('baseUrl');
+const sandboxUrl = inject('sandboxUrl');
+const control = sandboxControl(sandboxUrl);
+
+/** Waits are polls with a ceiling, never fixed sleeps; the ceilings leave room for a loaded two-core machine. */
+const SOON = { timeout: 30_000, interval: 250 };
+
+type Provider = 'shopify' | 'bigcommerce' | 'square';
+
+/** What each shop holds of `sku`, summed over its locations (a reservation lowers it wherever it was made). */
+async function totals(shops: Record<Provider, string>, sku: string): Promise<Record<Provider, number>> {
+  const entries = await Promise.all(
+    (Object.entries(shops) as [Provider, string][]).map(async ([provider, shop]) => {
+      const snap = await control<ShopSnapshot>(`${provider}/${shop}`);
+      const sum = Object.values(snap.stock[sku] ?? {}).reduce((s, n) => s + n, 0);
+      return [provider, sum] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Provider, number>;
+}
+
+/** The three catalog imports finish on the syncs screen (a variant without a SKU would make one partly failed). */
+async function waitForCatalogs(page: Page) {
+  await page.goto(`${baseUrl}/syncs?type=catalog_import`);
+  const syncs = page.getByRole('table', { name: 'Syncs' });
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await syncs.waitFor();
+        return syncs
+          .getByRole('row')
+          .filter({ hasText: /Succeeded|Partly failed/ })
+          .count();
+      },
+      { timeout: 60_000, interval: 1000 },
+    )
+    .toBe(3)
+    .catch(async (err) => {
+      throw new Error(`${err}\n${await syncs.innerText()}`);
+    });
+}
+
+describe('orders across channels in Chromium', () => {
+  const newPage = useBrowser();
+
+  it('shows a Shopify web order and a Square pickup order, comments on one, holds it, cancels the other', {
+    timeout: 180_000,
+  }, async () => {
+    const started = performance.now();
+    const page = await newPage();
+    const tag = Date.now().toString(36);
+    const shops = { shopify: `orders-${tag}`, bigcommerce: `orders${tag}`, square: '' };
+    // Small shops keep the catalog imports quick.
+    await control(`shopify/${shops.shopify}/reset`, { products: 8 });
+    await control(`bigcommerce/${shops.bigcommerce}/reset`, { products: 8 });
+
+    await newActiveMerchant(page, {
+      baseUrl,
+      sandboxUrl,
+      plan: 'Growth',
+      email: `orders-${tag}@harbor.test`,
+      password: 'orders journey 2026',
+      business: 'Harbor Orders',
+    });
+
+    // Square first: its stores become the merchant's locations when its catalog is imported.
+    const square = await connectSquare(page, baseUrl, sandboxUrl, `Harbor Orders ${tag}`);
+    shops.square = square.merchantId;
+    expect(shops.square).not.toBe('');
+    await control(`square/${shops.square}/reset`, { products: 8 });
+    await importFromChannelPage(page, 'Square POS');
+    await connectShopify(page, baseUrl, sandboxUrl, shops.shopify);
+    await connectBigCommerce(page, baseUrl, sandboxUrl, shops.bigcommerce);
+    await importCatalog(page, baseUrl, 'Shopify');
+    await importCatalog(page, baseUrl, 'BigCommerce');
+    await waitForCatalogs(page);
+    console.log(`[orders] three shops connected and imported after ${Math.round(performance.now() - started)} ms`);
+
+    // Two SKUs every shop sells, with stock at the first Square store (and Shopify's store of the same name).
+    const snaps = {
+      square: await control<ShopSnapshot>(`square/${shops.square}`),
+      shopify: await control<ShopSnapshot>(`shopify/${shops.shopify}`),
+      bigcommerce: await control<ShopSnapshot>(`bigcommerce/${shops.bigcommerce}`),
+    };
+    const store = snaps.square.locations[0] as { id: string; name: string };
+    const shopifyStore = snaps.shopify.locations.find((l) => l.name === store.name)?.id as string;
+    const [webSku, pickupSku] = Object.keys(snaps.shopify.stock).filter(
+      (sku) =>
+        snaps.bigcommerce.stock[sku] &&
+        (snaps.square.stock[sku]?.[store.id] ?? 0) >= 3 &&
+        (snaps.shopify.stock[sku]?.[shopifyStore] ?? 0) >= 3,
+    ) as [string, string];
+    expect(pickupSku, 'two SKUs sold everywhere with stock at the first Square store').toBeTruthy();
+
+    // Once the catalog pushes have settled, every shop shows what Square counted at each store.
+    const settled = async () => {
+      const now = {
+        square: await control<ShopSnapshot>(`square/${shops.square}`),
+        shopify: await control<ShopSnapshot>(`shopify/${shops.shopify}`),
+        bigcommerce: await control<ShopSnapshot>(`bigcommerce/${shops.bigcommerce}`),
+      };
+      const at = (snap: ShopSnapshot, sku: string, name: string) =>
+        snap.stock[sku]?.[snap.locations.find((l) => l.name === name)?.id ?? ''];
+      return [webSku, pickupSku].every((sku) =>
+        now.square.locations.every(
+          (l) =>
+            at(now.shopify, sku, l.name) === now.square.stock[sku]?.[l.id] &&
+            at(now.bigcommerce, sku, l.name) === now.square.stock[sku]?.[l.id],
+        ),
+      );
+    };
+    await expect.poll(settled, SOON).toBe(true);
+    const webBefore = await totals(shops, webSku);
+    const pickupBefore = await totals(shops, pickupSku);
+
+    // The list is open before the orders exist: they must appear without a reload.
+    await page.goto(`${baseUrl}/orders`);
+    await page.getByRole('tablist', { name: 'Order status' }).waitFor();
+
+    await control(`shopify/${shops.shopify}/orders`, {
+      lines: [{ sku: webSku, quantity: 2 }],
+      location: shopifyStore,
+      customer: { name: 'Grace Hopper', email: `grace-${tag}@harbor.test` },
+    });
+    await control(`square/${shops.square}/orders`, {
+      lines: [{ sku: pickupSku, quantity: 1 }],
+      location: store.id,
+      fulfillmentType: 'pickup',
+      customer: { name: 'Alan Turing', email: `alan-${tag}@harbor.test` },
+    });
+    const placedAt = performance.now();
+    const orders = page.getByRole('table', { name: 'Orders' });
+    const webRow = orders.getByRole('row').filter({ hasText: `grace-${tag}@harbor.test` });
+    const pickupRow = orders.getByRole('row').filter({ hasText: `alan-${tag}@harbor.test` });
+    await webRow.waitFor({ timeout: 20_000 });
+    await pickupRow.waitFor({ timeout: 20_000 });
+    console.log(`[orders] both orders listed ${Math.round(performance.now() - placedAt)} ms after they were placed`);
+    await expect.poll(() => webRow.innerText()).toMatch(/Shopify[\s\S]*Ship[\s\S]*Open/i);
+    await expect.poll(() => pickupRow.innerText()).toMatch(/Square POS[\s\S]*Pickup[\s\S]*Open/i);
+
+    // The reserved units leave the other channels (and each channel's own sale is counted once).
+    await expect
+      .poll(() => totals(shops, webSku), SOON)
+      .toEqual({
+        shopify: webBefore.shopify - 2,
+        bigcommerce: webBefore.bigcommerce - 2,
+        square: webBefore.square - 2,
+      });
+    await expect
+      .poll(() => totals(shops, pickupSku), SOON)
+      .toEqual({
+        shopify: pickupBefore.shopify - 1,
+        bigcommerce: pickupBefore.bigcommerce - 1,
+        square: pickupBefore.square - 1,
+      });
+
+    // The pickup order: a comment, then Open → On hold.
+    await pickupRow.getByRole('link').first().click();
+    await page.waitForURL(/\/orders\/[^/?]+/);
+    await page.getByRole('heading', { name: /^Order / }).waitFor();
+    await page.getByRole('textbox', { name: 'Add a comment' }).fill('Customer asked to collect on Friday');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await page.getByRole('list', { name: 'Comments' }).getByText('Customer asked to collect on Friday').waitFor();
+    const statusForm = page.getByRole('form', { name: 'Change status' });
+    await statusForm.getByLabel('Change status to').click();
+    await page.getByRole('option', { name: 'On hold' }).click();
+    await statusForm.getByRole('button', { name: 'Change status' }).click();
+    await page.getByText('Open → On hold').waitFor();
+
+    // Back to the same list, then the web order: cancelled here, written back to Shopify.
+    await page.getByRole('link', { name: '← Orders' }).click();
+    await webRow.getByRole('link').first().click();
+    await page.getByRole('heading', { name: /^Order / }).waitFor();
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Cancel order / });
+    await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Customer changed their mind');
+    await dialog.getByRole('button', { name: 'Cancel order' }).click();
+    await page.getByText(/: Customer changed their mind$/).waitFor();
+    // The cancel went to Shopify: its write-back ends Done on the timeline (the page reads it again meanwhile).
+    await page
+      .locator('.mantine-Timeline-item', { hasText: 'Sent to the channel' })
+      .getByText('Done')
+      .waitFor({ timeout: 20_000 });
+
+    // The web order's units come back everywhere; the pickup order still holds its unit.
+    await expect.poll(() => totals(shops, webSku), SOON).toEqual(webBefore);
+    expect(await totals(shops, pickupSku)).toEqual({
+      shopify: pickupBefore.shopify - 1,
+      bigcommerce: pickupBefore.bigcommerce - 1,
+      square: pickupBefore.square - 1,
+    });
+    console.log(`[orders] journey took ${Math.round(performance.now() - started)} ms`);
+    expect(problemsOf(page)).toEqual([]);
+  });
+});
