@@ -3,25 +3,11 @@
 // screen (before, every product showed 0 on hand).
 import { describe, expect, inject, it } from 'vitest';
 import { problemsOf, useBrowser } from './browser.ts';
-import { newActiveMerchant } from './journeys.ts';
+import { connectShopify, newActiveMerchant, type ShopSnapshot as Snapshot, sandboxControl } from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
 const sandboxUrl = inject('sandboxUrl');
-
-interface Snapshot {
-  locations: { id: string; name: string }[];
-  stock: Record<string, Record<string, number>>;
-}
-
-const control = async <T>(path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(`${sandboxUrl}/_control/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`control ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-};
+const control = sandboxControl(sandboxUrl);
 
 describe('first run without a point of sale in Chromium', () => {
   const newPage = useBrowser();
@@ -43,14 +29,7 @@ describe('first run without a point of sale in Chromium', () => {
       business: 'Harbor Online',
     });
 
-    await page.goto(`${baseUrl}/channels`);
-    await page.getByRole('button', { name: 'Connect Shopify' }).click();
-    await page.waitForURL(/\/channels\/create\//);
-    await page.getByLabel(/Shop address/).fill(`${shop}.myshopify.com`);
-    await page.getByRole('button', { name: 'Continue to Shopify' }).click();
-    await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
-    await page.getByRole('button', { name: 'Install app' }).click();
-    await page.waitForURL(/\/channels\/shopify\/connected/);
+    await connectShopify(page, baseUrl, sandboxUrl, shop);
 
     // The dashboard's checklist offers the shop's locations, with their store ids to edit; one click.
     const snap = await control<Snapshot>(`shopify/${shop}`);

@@ -1,47 +1,22 @@
 // Issue 6's journey: a merchant with the three sandbox shops connected imports the catalog, sees products
 // and stock per location, sets a buffer, makes a POS sale in the Square simulator, and sees the new
 // quantity on the other channels and a finished stock push on /syncs/.
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { problemsOf, useBrowser } from './browser.ts';
-import { newActiveMerchant } from './journeys.ts';
+import {
+  connectBigCommerce,
+  connectShopify,
+  connectSquare,
+  importCatalog,
+  importFromChannelPage,
+  newActiveMerchant,
+  type ShopSnapshot as Snapshot,
+  sandboxControl,
+} from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
 const sandboxUrl = inject('sandboxUrl');
-
-interface Snapshot {
-  locations: { id: string; name: string }[];
-  stock: Record<string, Record<string, number>>;
-}
-
-const control = async <T>(path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(`${sandboxUrl}/_control/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`control ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-};
-
-/** Opens the connected channel's page from the channel list and starts a full catalog import. */
-async function importCatalog(page: Page, provider: string) {
-  await page.goto(`${baseUrl}/channels`);
-  const row = page
-    .getByRole('table', { name: 'Channels' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: provider, exact: true }) });
-  await row.getByRole('link', { name: /^Settings of / }).click();
-  await page.waitForURL(/\/channel-settings$/);
-  await importFromChannelPage(page, provider);
-}
-
-async function importFromChannelPage(page: Page, provider: string) {
-  await page.getByRole('group', { name: 'Sync actions' }).getByRole('button', { name: 'Import catalog' }).click();
-  const dialog = page.getByRole('dialog', { name: `Import the ${provider} catalog` });
-  await dialog.getByRole('button', { name: 'Start import' }).click();
-  await page.getByText(`Importing the ${provider} catalog`).waitFor();
-}
+const control = sandboxControl(sandboxUrl);
 
 describe('catalog and stock across channels in Chromium', () => {
   const newPage = useBrowser();
@@ -67,39 +42,20 @@ describe('catalog and stock across channels in Chromium', () => {
     });
 
     // Square first: its stores become the merchant's locations when its catalog is imported.
-    await page.goto(`${baseUrl}/channels`);
-    await page.getByRole('link', { name: 'Connect Square POS' }).click();
-    await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
-    await page.getByLabel(/business name/).fill(`Harbor Stock ${tag}`);
-    await page.getByRole('button', { name: 'Allow' }).click();
-    await page.waitForURL(/\/channels\/[^/]+\/channel-settings/);
-    const squareChannelId = /\/channels\/([^/]+)\//.exec(page.url())?.[1] ?? '';
-    const merchantId = ((await page.getByText(/^Square POS · /).textContent()) ?? '')
-      .replace('Square POS · ', '')
-      .trim();
+    const { channelId: squareChannelId, merchantId } = await connectSquare(
+      page,
+      baseUrl,
+      sandboxUrl,
+      `Harbor Stock ${tag}`,
+    );
     expect(merchantId).not.toBe('');
     await importFromChannelPage(page, 'Square POS');
 
-    await page.goto(`${baseUrl}/channels`);
-    await page.getByRole('button', { name: 'Connect Shopify' }).click();
-    await page.waitForURL(/\/channels\/create\//);
-    await page.getByLabel(/Shop address/).fill(`${shop}.myshopify.com`);
-    await page.getByRole('button', { name: 'Continue to Shopify' }).click();
-    await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
-    await page.getByRole('button', { name: 'Install app' }).click();
-    await page.waitForURL(/\/channels\/shopify\/connected/);
+    await connectShopify(page, baseUrl, sandboxUrl, shop);
+    await connectBigCommerce(page, baseUrl, sandboxUrl, hash);
 
-    await page.goto(`${baseUrl}/channels`);
-    await page.getByRole('button', { name: 'Connect BigCommerce' }).click();
-    await page.waitForURL(/\/channels\/create\//);
-    await page.getByLabel(/Store hash/).fill(hash);
-    await page.getByRole('button', { name: 'Continue to BigCommerce' }).click();
-    await page.waitForURL((url) => url.href.startsWith(sandboxUrl));
-    await page.getByRole('button', { name: 'Install' }).click();
-    await page.waitForURL(/\/channels\/bigcommerce\/connected/);
-
-    await importCatalog(page, 'Shopify');
-    await importCatalog(page, 'BigCommerce');
+    await importCatalog(page, baseUrl, 'Shopify');
+    await importCatalog(page, baseUrl, 'BigCommerce');
 
     // Three catalog imports finish on the syncs screen (a variant without a SKU would make one partly failed).
     await page.goto(`${baseUrl}/syncs?type=catalog_import`);
