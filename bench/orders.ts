@@ -1,0 +1,553 @@
+// Order benchmarks (issue 13), run by `npm run bench` after bench/sync.ts (or alone: `npm run bench:orders`).
+// See bench/README.md. The real server runs as a child process (NODE_ENV=production, workers in process), the
+// simulators as another; every webhook the simulators send reaches the server through a relay in this process
+// (the server's PUBLIC_URL), which times each acknowledgement as a provider sees it.
+// - effect: orders placed in the simulators one after another (Shopify and BigCommerce web orders, Square POS
+//   sales and pickup orders, standard rate limits) until the other two shops offer the ordered unit less;
+// - ingest: a burst of orders placed in the simulators (rate limits lifted: what is measured is our intake)
+//   until every one is in our orders table with its units reserved; webhook ack latency meanwhile;
+// - list: `/orders/` pages of 25 (and searches) over orders seeded with SQL (bench/seed-orders.ts).
+// On PGlite (effect, ingest, list at 100,000) and, when BENCH_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/test) answers, on PostgreSQL (ingest, list at 1,000,000) in a fresh
+// database dropped afterwards. Figures go to bench/results/latest.json under "orders". A benchmark measures and
+// never asserts a time: the run fails only when it is itself broken.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import {
+  type Child,
+  freePorts,
+  LiveMerchant,
+  type Provider,
+  SandboxControl,
+  type ShopSnapshot,
+  squareMerchantId,
+  startChild,
+  waitUntilReady,
+} from '../apps/server/test/live.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const resultsFile = join(root, 'bench', 'results', 'latest.json');
+const HOST = '127.0.0.1';
+
+const int = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
+};
+
+const settings = {
+  /** Orders for the order-to-effect figures, one after another. */
+  effectOrders: int('BENCH_EFFECT_ORDERS', 500),
+  /** Orders of the ingest burst, and how many are placed at once. */
+  ingestOrders: int('BENCH_INGEST_ORDERS', 2000),
+  ingestConcurrency: int('BENCH_INGEST_CONCURRENCY', 16),
+  /** Orders seeded for the list figures on PGlite and on PostgreSQL. */
+  listPglite: int('BENCH_LIST_ORDERS_PGLITE', 100_000),
+  listPostgres: int('BENCH_LIST_ORDERS_POSTGRES', 1_000_000),
+  /** Requests per list shape (after 20 warm-up). */
+  listRequests: int('BENCH_LIST_REQUESTS', 200),
+  products: int('BENCH_ORDER_PRODUCTS', 50),
+  timeoutMs: int('BENCH_ORDER_TIMEOUT_MS', 30_000),
+  pollMs: int('BENCH_POLL_MS', 20),
+  postgres: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+};
+
+const children = new Set<Child>();
+const temps: string[] = [];
+let dropDatabase: (() => Promise<void>) | null = null;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
+const load = () => os.loadavg().map((l) => round(l, 2));
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
+}
+function summary(ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50Ms: round(percentile(sorted, 0.5)),
+    p95Ms: round(percentile(sorted, 0.95)),
+    p99Ms: round(percentile(sorted, 0.99)),
+    maxMs: round(sorted[sorted.length - 1] ?? Number.NaN),
+  };
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    log(`\nbench: ${signal}, stopping…`);
+    void cleanup().then(() => process.exit(130));
+  });
+process.on('exit', () => {
+  for (const c of children) c.proc.kill('SIGKILL');
+});
+
+// ------------------------------------------------------------------------------------------------------------
+
+/** Forwards every request to the app; times the app's answer to each webhook (what a provider waits for). */
+async function startRelay(port: number) {
+  let target = '';
+  const acks: number[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const { host: _h, connection: _c, 'content-length': _l, ...headers } = req.headers;
+    const t0 = performance.now();
+    try {
+      const out = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+        redirect: 'manual',
+      });
+      const body = Buffer.from(await out.arrayBuffer());
+      if (req.url?.startsWith('/webhooks/')) acks.push(performance.now() - t0);
+      res.writeHead(out.status, { 'content-type': out.headers.get('content-type') ?? 'text/plain' });
+      res.end(body);
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, HOST, resolve));
+  return {
+    url: `http://${HOST}:${(server.address() as AddressInfo).port}`,
+    acks,
+    point(to: string) {
+      target = to;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function main(): Promise<number> {
+  const [appPort, sandboxPort, relayPort] = (await freePorts(3)) as [number, number, number];
+  const appBase = `http://${HOST}:${appPort}`;
+  const sandboxBase = `http://${HOST}:${sandboxPort}`;
+  const relay = await startRelay(relayPort);
+  relay.point(appBase);
+  const squareSignatureKey = 'bench-square-webhook-signature-key';
+  const report: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim(),
+    node: process.version,
+    cpus: { count: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
+    settings: { ...settings, postgres: settings.postgres.replace(/:[^:@/]*@/, ':***@') },
+    loadAverageAtStart: load(),
+  };
+
+  const sandboxChild = startChild('sandbox', [process.execPath, '--import', 'tsx', 'packages/sandbox/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_HOST: HOST,
+      SQUARE_WEBHOOK_URL: `${relay.url}/webhooks/square`,
+      SQUARE_WEBHOOK_SIGNATURE_KEY: squareSignatureKey,
+    },
+  });
+  children.add(sandboxChild);
+  await waitUntilReady(sandboxChild, `${sandboxBase}/_control`);
+  const sandbox = new SandboxControl(sandboxBase);
+
+  const run = async (database: 'pglite' | 'postgres', url: string | null) => {
+    const dataDir = mkdtempSync(join(os.tmpdir(), 'switchyard-orders-bench-'));
+    temps.push(dataDir);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    if (url) env.DATABASE_URL = url;
+    const serverEnv = {
+      ...env,
+      PORT: String(appPort),
+      HOST,
+      NODE_ENV: 'production',
+      RUN_WORKERS: 'true',
+      SANDBOX_URL: sandboxBase,
+      SQUARE_WEBHOOK_SIGNATURE_KEY: squareSignatureKey,
+      PUBLIC_URL: relay.url,
+      WEB_DIST: '/nonexistent',
+    };
+    const login = { email: `orders-${database}@switchyard.test`, password: 'bench password 2026' };
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/admin-create.ts', '--email', login.email, '--password', login.password],
+      { cwd: root, env, encoding: 'utf8' },
+    );
+    const accountId = /account (\S+?)\)/.exec(out)?.[1] ?? '';
+    let app = await startServer(serverEnv, appBase);
+    const figures: Record<string, unknown> = {};
+    const setUp = await setUpMerchant(appBase, sandbox, login, database === 'pglite' ? 'opg' : 'opq');
+    if (database === 'pglite' && settings.effectOrders > 0) figures.effect = await effect(sandbox, setUp);
+    if (settings.ingestOrders > 0) figures.ingest = await ingest(sandbox, setUp, relay.acks);
+    const listOrders = database === 'pglite' ? settings.listPglite : settings.listPostgres;
+    if (listOrders > 0) {
+      await stopServer(app);
+      const seeded = execFileSync(process.execPath, ['--import', 'tsx', 'bench/seed-orders.ts', accountId], {
+        cwd: root,
+        env: { ...env, BENCH_LIST_ORDERS: String(listOrders) },
+        encoding: 'utf8',
+      });
+      log(`  ${database}: seeded ${seeded.trim()}`);
+      app = await startServer(serverEnv, appBase);
+      const merchant = await LiveMerchant.signIn(appBase, login.email, login.password);
+      figures.list = { orders: listOrders, ...(await listFigures(merchant)) };
+    }
+    await stopServer(app);
+    return figures;
+  };
+
+  report.pglite = await run('pglite', null);
+  const postgres = await freshPostgres(settings.postgres);
+  if (postgres) report.postgres = await run('postgres', postgres);
+  else log(`PostgreSQL at ${settings.postgres} did not answer: its figures are left out`);
+
+  report.loadAverageAtEnd = load();
+  await relay.close();
+  writeResults(report);
+  log(JSON.stringify(report, null, 2));
+  return 0;
+}
+
+/** A new database on the server of `url` (dropped at the end), or null when the server does not answer. */
+async function freshPostgres(url: string): Promise<string | null> {
+  const admin = new pg.Client({ connectionString: url });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `bench_orders_${Date.now().toString(36)}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return fresh.toString();
+}
+
+async function startServer(env: NodeJS.ProcessEnv, base: string): Promise<Child> {
+  const child = startChild('switchyard', [process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env,
+    echo: (line) => process.stderr.write(`[switchyard] ${line}\n`),
+  });
+  children.add(child);
+  void child.exited.then(() => children.delete(child));
+  const ms = await waitUntilReady(child, `${base}/readyz`);
+  log(`switchyard ready in ${ms} ms (pid ${child.proc.pid}, ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
+  return child;
+}
+
+async function stopServer(child: Child) {
+  child.proc.kill('SIGTERM');
+  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 30_000);
+  const outcome = await child.exited;
+  clearTimeout(timer);
+  if (outcome.code !== 0) throw new Error(`switchyard did not shut down cleanly: ${JSON.stringify(outcome)}`);
+}
+
+async function cleanup() {
+  await Promise.all(
+    [...children].map(async (c) => {
+      c.proc.kill('SIGTERM');
+      const timer = setTimeout(() => c.proc.kill('SIGKILL'), 30_000);
+      await c.exited;
+      clearTimeout(timer);
+    }),
+  );
+  await dropDatabase?.().catch(() => undefined);
+  dropDatabase = null;
+  if (!process.env.BENCH_KEEP) for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+function writeResults(report: Record<string, unknown>) {
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  const existing = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as object) : {};
+  writeFileSync(resultsFile, `${JSON.stringify({ ...existing, orders: report }, null, 2)}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------ set-up
+
+interface Shops {
+  square: string;
+  shopify: string;
+  bigcommerce: string;
+}
+interface SetUp {
+  merchant: LiveMerchant;
+  shops: Shops;
+  channels: Record<Provider, string>;
+}
+
+/** Seeds and connects the three shops, imports their catalogs (Square first: its stores are our locations). */
+async function setUpMerchant(
+  appBase: string,
+  sandbox: SandboxControl,
+  login: { email: string; password: string },
+  tag: string,
+): Promise<SetUp> {
+  const started = Date.now();
+  const business = `Bench ${tag}`;
+  const shops: Shops = {
+    square: await squareMerchantId(business),
+    shopify: `bench-${tag}`,
+    bigcommerce: `bench${tag}`,
+  };
+  const seed = { products: settings.products, locations: 3, variantsPerProduct: 4 };
+  for (const provider of ['square', 'shopify', 'bigcommerce'] as const)
+    await sandbox.reset(provider, shops[provider], seed);
+  const merchant = await LiveMerchant.signIn(appBase, login.email, login.password);
+  const channels = {
+    square: (await merchant.connect('square', business)).id,
+    shopify: (await merchant.connect('shopify', shops.shopify)).id,
+    bigcommerce: (await merchant.connect('bigcommerce', shops.bigcommerce)).id,
+  };
+  const importOne = async (provider: Provider) => {
+    const id = await merchant.catalogSync(channels[provider]);
+    const run = await merchant.waitSync(id, 10 * 60_000);
+    if (run.status === 'failed') throw new Error(`${provider} import failed: ${run.message}`);
+  };
+  await importOne('square');
+  await Promise.all([importOne('shopify'), importOne('bigcommerce')]);
+  // The shops agree: each offers what our ledger holds.
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const s = await snapshots(sandbox, shops);
+    const skus = Object.keys(s.square.stock);
+    if (
+      skus.length > 0 &&
+      skus.every(
+        (sku) => total(s.shopify, sku) === total(s.square, sku) && total(s.bigcommerce, sku) === total(s.square, sku),
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error('the shops did not converge');
+    await sleep(1000);
+  }
+  await sandbox.settle();
+  log(`  ${tag}: three shops connected, imported and converged in ${round((Date.now() - started) / 1000)} s`);
+  return { merchant, shops, channels };
+}
+
+async function snapshots(sandbox: SandboxControl, shops: Shops) {
+  const [square, shopify, bigcommerce] = await Promise.all([
+    sandbox.snapshot('square', shops.square),
+    sandbox.snapshot('shopify', shops.shopify),
+    sandbox.snapshot('bigcommerce', shops.bigcommerce),
+  ]);
+  return { square, shopify, bigcommerce };
+}
+
+/** What a shop offers of a SKU over all its locations. */
+const total = (snap: ShopSnapshot, sku: string) =>
+  Object.values(snap.stock[sku] ?? {}).reduce((s, q) => s + (q as number), 0);
+
+type Kind = 'shopify web' | 'bigcommerce web' | 'square POS' | 'square pickup';
+const KINDS: Kind[] = ['shopify web', 'bigcommerce web', 'square POS', 'square pickup'];
+const providerOf = (kind: Kind) => kind.split(' ')[0] as Provider;
+
+/** An order of one unit of a SKU the kind's shop has at the location it takes stock at; null when none is left. */
+function pick(kind: Kind, snap: Awaited<ReturnType<typeof snapshots>>, n: number) {
+  const provider = providerOf(kind);
+  const shop = snap[provider];
+  const skus = Object.keys(snap.square.stock).sort();
+  for (let k = 0; k < skus.length; k++) {
+    const sku = skus[(n * 7 + k) % skus.length] as string;
+    const locs = kind === 'bigcommerce web' ? [String(shop.locations[0]?.id)] : shop.locations.map((l) => String(l.id));
+    const at = locs.find((l) => (shop.stock[sku]?.[l] ?? 0) >= 2);
+    if (!at) continue;
+    const body: Record<string, unknown> = { lines: [{ sku, quantity: 1 }] };
+    if (kind === 'shopify web' || kind === 'square POS') body.location = at;
+    if (kind === 'square pickup')
+      Object.assign(body, {
+        location: at,
+        fulfillmentType: 'pickup',
+        customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      });
+    return { sku, body };
+  }
+  return null;
+}
+
+async function place(sandbox: SandboxControl, shops: Shops, kind: Kind, body: Record<string, unknown>) {
+  const provider = providerOf(kind);
+  const res = await fetch(`${sandbox.base}/_control/${provider}/${shops[provider]}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`placing a ${kind} order answered ${res.status}: ${await res.text()}`);
+}
+
+// ------------------------------------------------------------------------------------------------ effect
+
+async function effect(sandbox: SandboxControl, setUp: SetUp) {
+  const { shops } = setUp;
+  const ms: number[] = [];
+  const byKind: Record<string, number[]> = {};
+  let lost = 0;
+  let snap = await snapshots(sandbox, shops);
+  const started = Date.now();
+  for (let i = 0; i < settings.effectOrders; i++) {
+    const kind = KINDS[i % KINDS.length] as Kind;
+    const chosen = pick(kind, snap, i);
+    if (!chosen) throw new Error(`no stock left for a ${kind} order`);
+    const others = (['shopify', 'bigcommerce', 'square'] as const).filter((p) => p !== providerOf(kind));
+    const want = Object.fromEntries(others.map((p) => [p, total(snap[p], chosen.sku) - 1]));
+    const t0 = performance.now();
+    await place(sandbox, shops, kind, chosen.body);
+    let seen: number | null = null;
+    while (performance.now() - t0 < settings.timeoutMs) {
+      snap = await snapshots(sandbox, shops);
+      if (others.every((p) => total(snap[p], chosen.sku) === want[p])) {
+        seen = performance.now() - t0;
+        break;
+      }
+      await sleep(settings.pollMs);
+    }
+    if (seen === null) {
+      lost++;
+      log(
+        `  ${kind} order ${i + 1} (${chosen.sku}) not seen on ${others.join(' and ')} in ${settings.timeoutMs / 1000} s`,
+      );
+    } else {
+      ms.push(seen);
+      byKind[kind] = [...(byKind[kind] ?? []), seen];
+    }
+    if ((i + 1) % 50 === 0)
+      log(`  ${i + 1} orders: p50 ${summary(ms).p50Ms} ms, p95 ${summary(ms).p95Ms} ms, ${lost} not seen`);
+  }
+  // The effect of the last orders' echoes on the next phase: let them land.
+  await sandbox.settle();
+  return {
+    orders: settings.effectOrders,
+    all: summary(ms),
+    byKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, summary(v)])),
+    notSeenWithinTimeout: lost,
+    ordersPerSecond: round(settings.effectOrders / ((Date.now() - started) / 1000), 2),
+    targetP95Ms: 2000,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ ingest
+
+async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[]) {
+  const { shops, merchant } = setUp;
+  // What is measured is our intake: the simulators' rate limits are lifted (each order webhook of BigCommerce
+  // and Square, and Shopify's without a stock location, is read back with getOrder).
+  await sandbox.action('shopify', shops.shopify, 'plan', { maximumAvailable: 1_000_000, restoreRate: 1_000_000 });
+  await sandbox.action('bigcommerce', shops.bigcommerce, 'plan', { plan: 'bench', quota: 1_000_000 });
+  const count = async () => (await merchant.rest<{ total: number }>('GET', '/api/frontend/orders/count')).total;
+  const before = await count();
+  const snap = await snapshots(sandbox, shops);
+  const plan: { kind: Kind; body: Record<string, unknown> }[] = [];
+  const taken = new Map<string, number>();
+  for (let i = 0; plan.length < settings.ingestOrders && i < settings.ingestOrders * 4; i++) {
+    const kind = KINDS[i % KINDS.length] as Kind;
+    const chosen = pick(kind, snap, i);
+    if (!chosen) continue;
+    const provider = providerOf(kind);
+    const at = String(chosen.body.location ?? snap[provider].locations[0]?.id);
+    const key = `${provider}|${chosen.sku}|${at}`;
+    const used = (taken.get(key) ?? 0) + 1;
+    if (used > (snap[provider].stock[chosen.sku]?.[at] ?? 0) - 1) continue;
+    taken.set(key, used);
+    plan.push({ kind, body: chosen.body });
+  }
+  acks.length = 0;
+  const t0 = performance.now();
+  let next = 0;
+  let placed = 0;
+  await Promise.all(
+    Array.from({ length: settings.ingestConcurrency }, async () => {
+      while (next < plan.length) {
+        const o = plan[next++] as (typeof plan)[number];
+        await place(sandbox, shops, o.kind, o.body);
+        placed++;
+      }
+    }),
+  );
+  const placedMs = performance.now() - t0;
+  let done = 0;
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    done = (await count()) - before;
+    if (done >= placed || Date.now() > deadline) break;
+    await sleep(50);
+  }
+  const ingestMs = performance.now() - t0;
+  await sandbox.settle();
+  const ackFigures = summary(acks);
+  await sandbox.action('shopify', shops.shopify, 'plan', { plan: 'standard' });
+  await sandbox.action('bigcommerce', shops.bigcommerce, 'plan', { plan: 'standard' });
+  const result = {
+    orders: placed,
+    imported: done,
+    placedPerSecond: round(placed / (placedMs / 1000)),
+    processedPerSecond: round(done / (ingestMs / 1000)),
+    seconds: round(ingestMs / 1000, 2),
+    webhookAck: { ...ackFigures, webhooks: acks.length },
+    targetPerSecondPostgres: 200,
+    targetAckP99Ms: 50,
+  };
+  log(`  ingest: ${JSON.stringify(result)}`);
+  return result;
+}
+
+// ------------------------------------------------------------------------------------------------ list
+
+async function listFigures(merchant: LiveMerchant) {
+  const shapes: Record<string, string> = {
+    'open, newest first (the default page)': '',
+    'all, by placed date': 'status=-1&sort_by=placed_at&sort=desc',
+    'fulfilled, page 41': 'status=3&offset=1000',
+    'search a customer (many hits)': 'status=-1&search=lovelace3',
+    'search an order number (one hit)': 'status=-1&search=%23100777',
+    'search a SKU': 'status=-1&search=sku-01234',
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, qs] of Object.entries(shapes)) {
+    const url = `${merchant.base}/api/frontend/orders?limit=25${qs ? `&${qs}` : ''}`;
+    const ms: number[] = [];
+    let rows = 0;
+    let totalRows = 0;
+    for (let i = 0; i < settings.listRequests + 20; i++) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: merchant.headers });
+      const body = (await res.json()) as { results?: unknown[]; total?: number };
+      if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${JSON.stringify(body)}`);
+      if (i >= 20) ms.push(performance.now() - t0);
+      rows = body.results?.length ?? 0;
+      totalRows = body.total ?? 0;
+    }
+    out[name] = { ...summary(ms), rows, total: totalRows };
+    log(`  list ${name}: p50 ${summary(ms).p50Ms} ms, p99 ${summary(ms).p99Ms} ms (${rows} rows of ${totalRows})`);
+  }
+  return { shapes: out, targetP99MsPostgres: 50 };
+}
+
+// ------------------------------------------------------------------------------------------------ run
+
+let exitCode = 0;
+try {
+  exitCode = await main();
+} catch (err) {
+  console.error(`\norders bench failed: ${err instanceof Error ? (err.stack ?? err.message) : err}`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
