@@ -15,6 +15,8 @@ export interface OurLocation {
 
 export interface AllocationRequest {
   fulfillmentType: 'ship' | 'pickup' | 'curbside_pickup';
+  /** Where the channel took the units itself (mapped to ours): first among locations of equal priority. */
+  channelLocationId?: string | null;
   /** A POS sale's store or a pickup's store, already mapped to ours (null: the channel named none we map). */
   storeLocationId: string | null;
   /** A POS sale that is complete at its store. */
@@ -29,7 +31,8 @@ export interface AllocationPlan {
 
 /**
  * The plain default of issue 13: a POS sale at its store; a pickup at the pickup store; otherwise the
- * enabled locations that ship, highest priority (lowest number) first, then by name.
+ * enabled locations that ship, highest priority (lowest number) first; among equals, the one the channel took
+ * the units from itself, then by name.
  */
 export function defaultAllocation(request: AllocationRequest, locations: OurLocation[]): AllocationPlan {
   if (request.completedAtStore || request.fulfillmentType !== 'ship') {
@@ -38,9 +41,10 @@ export function defaultAllocation(request: AllocationRequest, locations: OurLoca
     if (!store.enabled && !request.completedAtStore) return { candidates: [], reason: `${store.name} is disabled.` };
     return { candidates: [store.id], reason: null };
   }
+  const own = (l: OurLocation) => (l.id === request.channelLocationId ? 0 : 1);
   const shipping = locations
     .filter((l) => l.enabled && l.ships)
-    .sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+    .sort((a, b) => a.priority - b.priority || own(a) - own(b) || a.name.localeCompare(b.name));
   if (shipping.length === 0) return { candidates: [], reason: 'No enabled location ships orders.' };
   return { candidates: shipping.map((l) => l.id), reason: null };
 }

@@ -240,11 +240,13 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
   if (order.fulfillmentType !== 'ship' && store) {
     await tx.update(orders).set({ pickupLocationId: store.id }).where(eq(orders.id, orderId));
   }
+  const taken = order.lines.map((l) => l.stockLocationExternalId).find(Boolean);
   const plan = defaultAllocation(
     {
       fulfillmentType: order.fulfillmentType,
       storeLocationId: store?.id ?? null,
       completedAtStore: !!order.completedAtStore,
+      channelLocationId: ctx.resolve(taken)?.id ?? null,
     },
     ctx.ours,
   );
