@@ -120,9 +120,10 @@ export async function importOrders(services: Services, channelId: string): Promi
   return summary;
 }
 
+/** Not open any more: fulfilled, or a POS sale complete at its store (its units are long gone from our start). */
 const isDone = (order: ProviderOrder) =>
-  ['fulfilled', 'shipped', 'completed'].includes((order.fulfillmentStatus ?? '').toLowerCase()) &&
-  !order.completedAtStore;
+  !!order.completedAtStore ||
+  ['fulfilled', 'shipped', 'completed'].includes((order.fulfillmentStatus ?? '').toLowerCase());
 
 async function saveCursor(services: Services, row: ChannelRow, since: Date | null, error: string | null) {
   const now = new Date();
