@@ -6,7 +6,7 @@
 // The same holds for a channel putting units back (a cancel with restock): claims carry a signed quantity.
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { channelStock, channelStockClaims } from './inventory.tables.ts';
+import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
 
 /** An expected claim no report met within this long is dropped (the report folded into one we took as ours). */
@@ -53,8 +53,9 @@ export interface ClaimResult {
  * Called by the order side, in the transaction that reserves or consumes for the order. Locks the channel's
  * level row, takes counted reports of the same direction made at or after the movement's time, reverses them
  * on on_hand (reason `order`), and leaves the rest expected. For an order of the first pull (`historical`),
- * when the channel reported its level since the movement and nothing counted is left to take (our stock was
- * first read from the channel after it took the order), the movement is in our on_hand already: reversed too.
+ * when the channel reported its level since the movement, nothing counted is left to take, and our stock there
+ * was first read from this channel (its import seeded the level after it took the order), the movement is in
+ * our on_hand already: reversed too.
  */
 export async function claimChannelMovement(
   tx: Tx,
@@ -138,7 +139,27 @@ export async function claimChannelMovement(
   // channel's number we started from already has the movement in it. (Not for later orders: a report since may
   // hold their movement and its undoing both, e.g. a sale and its cancel, which are met by their own claims.)
   const seenSince = row?.channelQtyAt && row.channelQtyAt.getTime() >= claim.at.getTime() + SECOND;
-  if (want > 0 && seenSince && claim.historical) {
+  // …and only where that channel's import seeded the level: stock first read from another channel (the POS
+  // counts what is on the shelf) never had this channel's movement taken out.
+  const seededHere =
+    want > 0 && seenSince && claim.historical
+      ? (
+          await tx
+            .select({ id: inventoryMovements.id })
+            .from(inventoryMovements)
+            .where(
+              and(
+                eq(inventoryMovements.accountId, accountId),
+                eq(
+                  inventoryMovements.idempotencyKey,
+                  `import:${claim.channelId}:${claim.variantId}:${claim.locationId}`,
+                ),
+              ),
+            )
+            .limit(1)
+        ).length > 0
+      : false;
+  if (want > 0 && seededHere) {
     reversed += want;
     want = 0;
   }
