@@ -79,11 +79,15 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
         const handler = job.handler as JobDefinition['handler'];
         const concurrency = job.concurrency ?? 1;
         for (let i = 0; i < concurrency; i++) {
-          const workerId = await boss.work<object>(
+          let workerId = '';
+          workerId = await boss.work<object>(
             job.name,
             { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
             async ([item]) => {
               if (!item) return;
+              // A worker that found a job looks for the next one at once: pg-boss otherwise waits out the
+              // polling interval after each job, and a backlog drains at one job per worker per second.
+              boss.notifyWorker(workerId);
               const log = logger.child({ job: job.name, jobId: item.id });
               const meta = { id: item.id, retryCount: item.retryCount };
               try {
