@@ -40,7 +40,8 @@ try {
                                  (array['Lovelace','Hopper','Turing','Johnson','Torvalds','Hamilton','Ritchie',
                                         'Liskov','Dijkstra','Allen'])[1 + (g / 10) % 10] || (g / 100) % 5 as last) c`);
   }
-  await database.db.execute(sql`analyze orders`);
+  // As a table that has been in use: vacuumed (index-only scans see the visibility map) and analysed.
+  await database.db.execute(sql`vacuum analyze orders`);
   process.stdout.write(
     `${JSON.stringify({ accountId, orders: target, ms: Math.round(performance.now() - started) })}\n`,
   );

@@ -71,6 +71,9 @@ export const orders = pgTable(
     index('orders_account_status_idx').on(t.accountId, t.status, t.id),
     index('orders_account_id_idx').on(t.accountId, t.id),
     index('orders_account_placed_idx').on(t.accountId, t.placedAt),
+    // The list's search (`search_text like '%term%'`): trigrams, so a term of 3+ characters reads only the rows
+    // that can match instead of every order of the account (pg_trgm, loaded by PGlite too: db/client.ts).
+    index('orders_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     check('orders_status_check', sql`${t.status} between 0 and 9`),
   ],
 );
