@@ -86,7 +86,8 @@ export async function pushChannel(
   );
   const startedAt = new Date(now);
   const dirty = await services.db
-    .select({ variantId: inventoryDirty.variantId })
+    // The mark's time as text: exact to the microsecond, so the run clears only the marks it read.
+    .select({ variantId: inventoryDirty.variantId, markedAt: sql<string>`${inventoryDirty.markedAt}::text` })
     .from(inventoryDirty)
     .where(and(eq(inventoryDirty.channelId, channelId), lte(inventoryDirty.markedAt, startedAt)));
   if (dirty.length === 0) return null;
@@ -246,19 +247,16 @@ export async function pushChannel(
       channel,
       unsent.map(({ row }) => row),
     ).catch(() => undefined);
-    // Handled marks go; marks made since the start, and the variants that failed, stay for the next run.
-    const keep = [...keepDirty];
-    await services.db
-      .delete(inventoryDirty)
-      .where(
-        and(
-          eq(inventoryDirty.channelId, channelId),
-          lte(inventoryDirty.markedAt, startedAt),
-          keep.length
-            ? sql`${inventoryDirty.variantId} not in (select jsonb_array_elements_text(${JSON.stringify(keep)}::jsonb))`
-            : undefined,
-        ),
-      );
+    // Handled marks go: exactly the marks this run read. A mark made since (or re-made: a new time), one whose
+    // transaction began before the run and committed after it read (on PostgreSQL: an order's import), and the
+    // variants that failed stay for the next run.
+    const handled = dirty.filter((d) => !keepDirty.has(d.variantId)).map((d) => [d.variantId, d.markedAt]);
+    for (let i = 0; i < handled.length; i += 5000) {
+      await services.db.execute(sql`
+        delete from ${inventoryDirty} d
+        using jsonb_array_elements(${JSON.stringify(handled.slice(i, i + 5000))}::jsonb) as v
+        where d.channel_id = ${channelId} and d.variant_id = v ->> 0 and d.marked_at = (v ->> 1)::timestamptz`);
+    }
     await finishSync(services.db, syncId, {
       error: fatal,
       message: fatal ? null : `${outcome.sent} sent, ${outcome.unchanged} already right`,

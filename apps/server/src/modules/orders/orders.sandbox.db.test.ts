@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
+import { usingServer } from '../../../test/db.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { startJobs } from '../../bootstrap.ts';
@@ -22,7 +23,8 @@ import { connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
 import { processWebhookEvent } from '../channels/channels.webhooks.ts';
 import { inventoryDirty, inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
-import { applyMovements } from '../inventory/ledger.ts';
+import { applyMovements, markDirty } from '../inventory/ledger.ts';
+import { runPush } from '../inventory/push.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
@@ -494,6 +496,56 @@ describe.each(SALES)('$provider $what', (sale) => {
         placed.set(`${sale.provider}:${sale.what}`, { provider: sale.provider, externalId: orderId, sku, at: i });
     },
   );
+});
+
+describe('the dirty set on a server', () => {
+  // PostgreSQL runs transactions side by side (PGlite one at a time): an order's import that marks a variant
+  // before a push starts and commits while it runs must leave its mark for the next run.
+  it.skipIf(!usingServer())('keeps a mark committed while a push runs for the next run', async () => {
+    await quiet();
+    const [a, b] = [variantOf.get(skus[0] as string) as string, variantOf.get(skus[1] as string) as string];
+    await control('PUT', `shopify/${shopName.shopify}/faults`, { latencyMs: 800 });
+    try {
+      // Something to send, so the push waits on Shopify.
+      const now = await level(skus[0] as string, 0);
+      await t.services.db.transaction((tx) =>
+        applyMovements(tx, tenant.accountId, [
+          { variantId: a, locationId: ours[0]?.id as string, setTo: now.onHand + 1, reason: 'count', source: 'test' },
+        ]),
+      );
+      let release = () => {};
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      let marked = () => {};
+      const markedP = new Promise<void>((r) => {
+        marked = r;
+      });
+      const open = t.services.db.transaction(async (tx) => {
+        await markDirty(tx, tenant.accountId, [b], { channelIds: [ch.shopify.id] });
+        marked();
+        await gate;
+      });
+      await markedP;
+      const push = runPush(t.services, ch.shopify.id);
+      await new Promise((r) => setTimeout(r, 400));
+      release();
+      await open;
+      await push;
+      const left = await t.services.db
+        .select()
+        .from(inventoryDirty)
+        .where(and(eq(inventoryDirty.channelId, ch.shopify.id), eq(inventoryDirty.variantId, b)));
+      expect(left).toHaveLength(1);
+    } finally {
+      await control('DELETE', `shopify/${shopName.shopify}/faults`);
+    }
+    await schedulePush(
+      t.services,
+      PROVIDERS.map((p) => ch[p].id),
+    );
+    await quiet();
+  });
 });
 
 describe('at the channel, after the order', () => {
