@@ -57,6 +57,8 @@ const settings = {
   timeoutMs: int('BENCH_ORDER_TIMEOUT_MS', 30_000),
   pollMs: int('BENCH_POLL_MS', 20),
   postgres: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  /** Which databases to run on: `pglite,postgres` (default), or one of them. */
+  on: (process.env.BENCH_ORDERS_ON ?? 'pglite,postgres').split(','),
 };
 
 const children = new Set<Child>();
@@ -204,8 +206,8 @@ async function main(): Promise<number> {
     return figures;
   };
 
-  report.pglite = await run('pglite', null);
-  const postgres = await freshPostgres(settings.postgres);
+  if (settings.on.includes('pglite')) report.pglite = await run('pglite', null);
+  const postgres = settings.on.includes('postgres') ? await freshPostgres(settings.postgres) : null;
   if (postgres) report.postgres = await run('postgres', postgres);
   else log(`PostgreSQL at ${settings.postgres} did not answer: its figures are left out`);
 
@@ -334,7 +336,17 @@ async function setUpMerchant(
       )
     )
       break;
-    if (Date.now() > deadline) throw new Error('the shops did not converge');
+    if (Date.now() > deadline) {
+      const differ = Object.keys(s.square.stock)
+        .filter(
+          (sku) => total(s.shopify, sku) !== total(s.square, sku) || total(s.bigcommerce, sku) !== total(s.square, sku),
+        )
+        .map(
+          (sku) =>
+            `${sku}: square ${total(s.square, sku)}, shopify ${total(s.shopify, sku)}, bigcommerce ${total(s.bigcommerce, sku)}`,
+        );
+      throw new Error(`the shops did not converge: ${differ.slice(0, 10).join('; ')}`);
+    }
     await sleep(1000);
   }
   await sandbox.settle();
