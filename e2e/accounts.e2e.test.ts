@@ -75,6 +75,9 @@ describe('a new merchant in Chromium', () => {
 
     // Forgot it: reset by mail, then the new password signs in and the old one does not.
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in page has an "E-mail address" field too: fill the reset page's, once it is the one shown.
+    await page.waitForURL(/\/reset\/?$/);
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('E-mail address').fill(email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     // The mail exists once the request is answered; leaving the page earlier could cut the request off.
