@@ -253,15 +253,23 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
   // Already fulfilled at the channel before we knew it (not a POS sale): its units left before our ledger
   // counted them; recorded, with nothing to reserve.
   const settled = status === 3 && !order.completedAtStore;
-  let position = 0;
-  for (const line of order.lines) {
+  // Lines are taken in the order of their variants: the levels and channel rows they lock are then locked in
+  // one order by every import and stock pass, so two orders with the same SKUs cannot deadlock.
+  const variantOfLine = (l: ProviderOrderLine) => (l.sku ? (ctx.variantOf.get(l.sku)?.id ?? '') : '');
+  const inLockOrder = order.lines
+    .map((line, position) => ({ line, position }))
+    .sort((a, b) => {
+      const [x, y] = [variantOfLine(a.line), variantOfLine(b.line)];
+      return x < y ? -1 : x > y ? 1 : a.position - b.position;
+    });
+  for (const { line, position } of inLockOrder) {
     const variant = line.sku ? ctx.variantOf.get(line.sku) : undefined;
     const lineId = newId('oli');
     await tx.insert(orderLines).values({
       id: lineId,
       accountId: channel.accountId,
       orderId,
-      position: position++,
+      position,
       externalId: line.externalId,
       sku: line.sku,
       variantId: variant?.id ?? null,

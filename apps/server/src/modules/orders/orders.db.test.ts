@@ -201,6 +201,26 @@ describe('a cancel made here, written back to a channel that restocks', () => {
 });
 
 describe('never oversell', () => {
+  it('takes concurrent orders naming the same SKUs in opposite orders without a deadlock, each reserved once', async () => {
+    const world = await orderWorld(t.services, ['DL-A', 'DL-B'], 20);
+    const types = ['shopify', 'bigcommerce', 'square'] as const;
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => {
+        const type = types[i % 3] as (typeof types)[number];
+        const lines = i % 2 ? { 'DL-A': 1, 'DL-B': 1 } : { 'DL-B': 1, 'DL-A': 1 };
+        return ingestOrder(t.services, world.channel[type], channelOrder(world, type, lines));
+      }),
+    );
+    expect(results.every((r) => r.outcome === 'created')).toBe(true);
+    const a = await level(t.services, world, 'DL-A');
+    const b = await level(t.services, world, 'DL-B');
+    const s2a = await level(t.services, world, 'DL-A', 'S2');
+    const s2b = await level(t.services, world, 'DL-B', 'S2');
+    expect(a.reserved + s2a.reserved).toBe(16);
+    expect(b.reserved + s2b.reserved).toBe(16);
+    expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+
   it('gives the last unit to exactly one of 50 concurrent orders from three channels; 49 are flagged at status 4', async () => {
     const world = await orderWorld(t.services, ['LAST-1'], 0);
     // One unit left in all: at S1.
