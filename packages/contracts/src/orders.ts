@@ -162,9 +162,14 @@ export const OrderSummary = z.object({
 });
 export type OrderSummary = z.infer<typeof OrderSummary>;
 
+/** The list counts at most this many orders past the page asked for; beyond, `total` is a lower bound. */
+export const ORDER_COUNT_CAP = 10_000;
+
 export const OrderList = z.object({
   results: z.array(OrderSummary),
   total: z.number().int(),
+  /** true: there are more than `total` (counting stopped at ORDER_COUNT_CAP past the page). */
+  totalCapped: z.boolean(),
   limit: z.number().int(),
   offset: z.number().int(),
 });

@@ -16,7 +16,7 @@ import {
   report,
   sendReports,
 } from './orders.fixtures.ts';
-import { cancelOrder } from './orders.service.ts';
+import { cancelOrder, listOrders } from './orders.service.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -197,6 +197,30 @@ describe('a cancel made here, written back to a channel that restocks', () => {
     expect(result.changed).toBe(0);
     expect(result.channelIds).toContain(shopify.id);
     expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+});
+
+describe('the list', () => {
+  it('counts past the page only up to its cap, then says the total is a lower bound', async () => {
+    const world = await orderWorld(t.services, ['LIST-1'], 50);
+    for (let i = 0; i < 6; i++)
+      await ingestOrder(t.services, world.channel.shopify, channelOrder(world, 'shopify', { 'LIST-1': 1 }));
+    const actor = {
+      sessionId: 's',
+      userId: 'u',
+      accountId: world.accountId,
+      authorizationLevel: 'user' as const,
+      superUserRole: null,
+    };
+    const exact = await listOrders(t.services.db, actor, { limit: 2 });
+    expect(exact).toMatchObject({ total: 6, totalCapped: false });
+    expect(exact.results).toHaveLength(2);
+    const capped = await listOrders(t.services.db, actor, { limit: 2, offset: 1 }, 2);
+    expect(capped).toMatchObject({ total: 5, totalCapped: true });
+    expect(await listOrders(t.services.db, actor, { limit: 2, offset: 2 }, 2)).toMatchObject({
+      total: 6,
+      totalCapped: false,
+    });
   });
 });
 

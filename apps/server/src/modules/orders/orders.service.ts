@@ -4,6 +4,7 @@ import {
   CANCELLABLE_STATUSES,
   CHANNEL_LABELS,
   canTransition,
+  ORDER_COUNT_CAP,
   ORDER_MESSAGES,
   ORDER_TRANSITIONS,
   type OrderCounts,
@@ -86,11 +87,17 @@ function filtersOf(actor: Actor, input: ReturnType<typeof OrdersListInput.parse>
   return where;
 }
 
-export async function listOrders(db: Db, actor: Actor, raw: unknown): Promise<OrderList> {
+/**
+ * A page of orders and how many there are. The count stops at `countCap` orders past the page (a merchant with a
+ * million orders pages through the first thousands, and counting all of them on every page is what made a page
+ * slow): beyond it `total` is a lower bound and `totalCapped` says so.
+ */
+export async function listOrders(db: Db, actor: Actor, raw: unknown, countCap = ORDER_COUNT_CAP): Promise<OrderList> {
   const input = OrdersListInput.parse(raw ?? {});
   const where = and(...filtersOf(actor, input, true));
   const column = SORTS[input.sort_by] ?? orders.id;
   const direction = input.sort === 'asc' ? asc : desc;
+  const countUpTo = input.offset + input.limit + countCap;
   const [rows, [count]] = await Promise.all([
     db
       .select(summaryColumns)
@@ -100,9 +107,23 @@ export async function listOrders(db: Db, actor: Actor, raw: unknown): Promise<Or
       .orderBy(direction(column), direction(orders.id))
       .limit(input.limit)
       .offset(input.offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where),
+    db.select({ total: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(orders)
+        .where(where)
+        .limit(countUpTo + 1)
+        .as('counted'),
+    ),
   ]);
-  return { results: rows.map(toSummary), total: count?.total ?? 0, limit: input.limit, offset: input.offset };
+  const total = count?.total ?? 0;
+  return {
+    results: rows.map(toSummary),
+    total: Math.min(total, countUpTo),
+    totalCapped: total > countUpTo,
+    limit: input.limit,
+    offset: input.offset,
+  };
 }
 
 export async function countOrders(db: Db, actor: Actor, raw: unknown): Promise<OrderCounts> {

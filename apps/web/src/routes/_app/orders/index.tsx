@@ -147,6 +147,7 @@ function OrdersPage() {
               <Pager
                 label="Orders"
                 total={list.data.total}
+                totalIsLowerBound={list.data.totalCapped}
                 limit={search.limit}
                 offset={search.offset}
                 onChange={(offset) => void navigate({ search: (prev) => ({ ...prev, offset }) })}

@@ -71,7 +71,7 @@ const listHandlers = {
     const rows = matching(i);
     const offset = i.offset ?? 0;
     const limit = i.limit ?? 25;
-    return { results: rows.slice(offset, offset + limit), total: rows.length, limit, offset };
+    return { results: rows.slice(offset, offset + limit), total: rows.length, totalCapped: false, limit, offset };
   },
   'orders.count': (input: unknown): OrderCounts => {
     const rows = matching({ ...(input as ListInput), status: -1 });
@@ -141,7 +141,7 @@ describe('orders list', { timeout: 30_000 }, () => {
 
   it('says when there are no orders yet, and when none match', async () => {
     const empty = {
-      'orders.list': (): OrderList => ({ results: [], total: 0, limit: 25, offset: 0 }),
+      'orders.list': (): OrderList => ({ results: [], total: 0, totalCapped: false, limit: 25, offset: 0 }),
       'orders.count': (): OrderCounts => ({ total: 0, byStatus: {}, flagged: 0 }),
     };
     const first = await renderApp('/orders', { signedIn: true, handlers: empty });
