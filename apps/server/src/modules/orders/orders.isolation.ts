@@ -6,6 +6,7 @@ import type { IdTakingOperation, OwnRowOperation, World } from '../../../test/is
 import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
+import { insertChannel } from '../buffers/buffers.fixtures.ts';
 import { orderLines, orders } from './orders.tables.ts';
 
 /** An order of A's (no channel needed); its number is the marker. */
@@ -121,6 +122,14 @@ export const orderIdTakingOperations: IdTakingOperation[] = [
     attempt: (w, id) =>
       trpc(w, w.b.headers, 'mutation', 'comments.add', { entity_id: id, type: 'order', text: 'hello' }),
     intact: orderIntact,
+  },
+  {
+    name: 'orders.importNow with A’s channel',
+    create: async (w) => {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      return { id: channel.id, marker: channel.name };
+    },
+    attempt: (w, channelId) => trpc(w, w.b.headers, 'mutation', 'orders.importNow', { channelId }),
   },
   {
     name: 'comments.list with A’s order',
