@@ -44,14 +44,16 @@ export const orderStatusLabel = (status: number) => ORDER_STATUSES[status as Ord
 /**
  * The status changes a person may make (by `PUT orders/{id}/status` or the detail screen). Imports from a
  * channel and the fulfillment flow move orders by their own verbs; cancel has its own call (it releases stock
- * and is written back). Anything not listed is refused with ORDER_MESSAGES.transition(from, to).
+ * and is written back). Fulfilled (3) and picked up (5) are not among them: they move the units out of the store,
+ * which only the fulfillment verbs do (issue 15). Anything not listed is refused with
+ * ORDER_MESSAGES.transition(from, to).
  */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   0: [1, 6, 9],
   1: [6, 9],
-  2: [3, 6],
+  2: [6],
   3: [8],
-  4: [5, 6],
+  4: [6],
   5: [8],
   6: [0, 1],
   7: [],

@@ -16,7 +16,7 @@ import {
   report,
   sendReports,
 } from './orders.fixtures.ts';
-import { cancelOrder, listOrders } from './orders.service.ts';
+import { cancelOrder, listOrders, setOrderStatus } from './orders.service.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -197,6 +197,42 @@ describe('a cancel made here, written back to a channel that restocks', () => {
     expect(result.changed).toBe(0);
     expect(result.channelIds).toContain(shopify.id);
     expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+  });
+});
+
+describe('status changes and cancel', () => {
+  it('allows only the transitions of the table, names both statuses when it refuses, and cancels by its own call', async () => {
+    const world = await orderWorld(t.services, ['ST-1'], 5);
+    const actor = {
+      sessionId: 's',
+      userId: 'u',
+      accountId: world.accountId,
+      authorizationLevel: 'user' as const,
+      superUserRole: null,
+    };
+    const { orderId } = await ingestOrder(
+      t.services,
+      world.channel.shopify,
+      channelOrder(world, 'shopify', { 'ST-1': 2 }),
+    );
+    await expect(setOrderStatus(t.services, actor, orderId, { status: 3 })).rejects.toThrow(
+      'An order cannot go from Open to Fulfilled.',
+    );
+    await expect(setOrderStatus(t.services, actor, orderId, { status: 7 })).rejects.toThrow(
+      /Cancel the order with Cancel/,
+    );
+    const held = await setOrderStatus(t.services, actor, orderId, { status: 6, reason: 'address check' });
+    expect(held.status).toBe(6);
+    expect(held.allowedStatuses).toEqual([0, 1]);
+    expect(held.timeline.at(-1)).toMatchObject({ kind: 'status', fromStatus: 1, toStatus: 6 });
+    expect(await level(t.services, world, 'ST-1')).toEqual({ onHand: 5, reserved: 2 });
+    const cancelled = await cancelOrder(t.services, actor, orderId, { reason: 'customer asked' });
+    expect(cancelled).toMatchObject({ status: 7, cancellable: false, allowedStatuses: [] });
+    expect(cancelled.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(['status', 'write_back']));
+    expect(await level(t.services, world, 'ST-1')).toEqual({ onHand: 5, reserved: 0 });
+    await expect(cancelOrder(t.services, actor, orderId)).rejects.toThrow(
+      'An order that is cancelled cannot be cancelled.',
+    );
   });
 });
 
