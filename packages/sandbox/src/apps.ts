@@ -10,4 +10,6 @@ export const SANDBOX_APPS = {
     applicationSecret: 'sandbox-sq0csb-switchyard-secret',
   },
   stripe: { secretKey: 'sk_test_sandbox_switchyard', publishableKey: 'pk_test_sandbox_switchyard' },
+  /** A test-mode EasyPost key: the carrier simulator makes test labels for it. */
+  easypost: { apiKey: 'EZTK_sandbox_switchyard' },
 } as const;

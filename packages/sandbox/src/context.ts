@@ -43,12 +43,17 @@ export interface SandboxOptions {
   webhookRetryDelayMs?: number;
 }
 
-/** What a simulated shop holds now, as the control API reports it. Quantities are "available". */
+/** What a simulated shop holds now, as the control API reports it. `stock` quantities are "available". */
 export interface ShopSnapshot {
   shop: string;
   locations: { id: string; name: string }[];
   /** sku → location id → quantity. */
   stock: Record<string, Record<string, number>>;
+  /**
+   * Shopify: sku → location id → on hand (available, committed to orders, and the other on-hand states): what the
+   * shop holds, where `stock` is what it can still sell.
+   */
+  onHand?: Record<string, Record<string, number>>;
   products: number;
   variants: number;
   orders: number;
@@ -64,6 +69,25 @@ export interface PlaceOrderInput {
   customer?: { name?: string; email?: string; phone?: string };
   /** Square pickup orders: false leaves the order unpaid (paid at pickup); default true. */
   paid?: boolean;
+}
+
+/** A return made through `/_control/{provider}/{shop}/orders/{id}/return`. Money in minor units. */
+export interface ReturnOrderInput {
+  /** The lines taken back, by SKU (or the provider's line id); `restock` false: damaged, not put back on sale. */
+  lines: { sku?: string; lineId?: string; quantity: number; restock?: boolean }[];
+  /** The provider's location id the units go back to (the store the customer returned them at). */
+  location?: string;
+  /** What goes back to the customer; default the lines' price and tax (plus `shipping`). */
+  amount?: number;
+  /** Shipping refunded too (Shopify, BigCommerce). */
+  shipping?: number;
+  note?: string;
+  /**
+   * Shopify: `return` takes it through Shopify's Returns as its admin's Return flow does (a return of the lines'
+   * fulfilled units, their disposal at `location`, RESTOCKED or NOT_RESTOCKED for `restock: false`, a refund of
+   * the return, then the return closed) instead of a plain refund with restock. Default `refund`.
+   */
+  flow?: 'refund' | 'return';
 }
 
 /** What the control API can do to one provider's shops. Each shop simulator implements it. */
@@ -89,6 +113,14 @@ export interface ShopControl {
    * provider would not cancel.
    */
   cancelOrder?(shop: string, orderId: string, body: Record<string, unknown>): Promise<unknown> | unknown;
+  /**
+   * The merchant takes goods back and refunds them in the provider's own admin (Shopify's Refund dialog with
+   * Restock, BigCommerce's refund, a Square POS itemized return at the register): stock goes back as the
+   * provider does, and its webhooks go out. 404 for an unknown order, 400 for one the provider would refuse.
+   */
+  returnOrder?(shop: string, orderId: string, body: ReturnOrderInput): Promise<unknown> | unknown;
+  /** GET /_control/{provider}/{shop}/orders/{id}: the order as the provider's own API shows it. 404 when unknown. */
+  getOrder?(shop: string, orderId: string): unknown;
   /**
    * Provider-specific control actions, posted to `/_control/{provider}/{shop}/{action}` (e.g. BigCommerce's
    * `uninstall`). Throw an error with statusCode 404 for an unknown action.

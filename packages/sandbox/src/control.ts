@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlaceOrderInput, SandboxContext, ShopControl } from './context.ts';
+import type { PlaceOrderInput, ReturnOrderInput, SandboxContext, ShopControl } from './context.ts';
 import type { FaultConfig } from './faults.ts';
 
 type Provider = 'shopify' | 'bigcommerce' | 'square';
@@ -43,12 +43,36 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext, control
     async (req) => control(req.params.provider).placeOrder(req.params.shop, req.body),
   );
 
+  app.get<{ Params: { provider: string; shop: string; id: string } }>(
+    '/_control/:provider/:shop/orders/:id',
+    async (req) => {
+      const c = control(req.params.provider);
+      if (!c.getOrder) throw Object.assign(new Error('This provider cannot show orders here'), { statusCode: 404 });
+      return c.getOrder(req.params.shop, req.params.id);
+    },
+  );
+
   app.post<{ Params: { provider: string; shop: string; id: string }; Body: Record<string, unknown> }>(
     '/_control/:provider/:shop/orders/:id/cancel',
     async (req) => {
       const c = control(req.params.provider);
       if (!c.cancelOrder) throw Object.assign(new Error('This provider cannot cancel orders'), { statusCode: 404 });
       return (await c.cancelOrder(req.params.shop, req.params.id, req.body ?? {})) ?? { ok: true };
+    },
+  );
+
+  app.post<{ Params: { provider: string; shop: string; id: string }; Body: ReturnOrderInput }>(
+    '/_control/:provider/:shop/orders/:id/return',
+    async (req) => {
+      const c = control(req.params.provider);
+      if (!c.returnOrder) throw Object.assign(new Error('This provider cannot take returns'), { statusCode: 404 });
+      const body = req.body ?? ({} as ReturnOrderInput);
+      if (!Array.isArray(body.lines) || body.lines.length === 0)
+        throw Object.assign(new Error('A return needs lines'), { statusCode: 400 });
+      for (const l of body.lines)
+        if (!Number.isInteger(l?.quantity) || l.quantity <= 0)
+          throw Object.assign(new Error('Each line needs a whole, positive quantity'), { statusCode: 400 });
+      return (await c.returnOrder(req.params.shop, req.params.id, body)) ?? { ok: true };
     },
   );
 

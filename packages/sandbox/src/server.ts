@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { bigcommerceSimulator } from './bigcommerce/index.ts';
 import type { SandboxContext, SandboxOptions, ShopControl } from './context.ts';
 import { controlRoutes } from './control.ts';
+import { easypostControlRoutes, easypostSimulator } from './easypost/index.ts';
+import type { EasyPostSim } from './easypost/sim.ts';
 import { Faults } from './faults.ts';
 import { shopifySimulator } from './shopify/index.ts';
 import { squareSimulator } from './square/index.ts';
@@ -21,6 +23,7 @@ export interface Sandbox {
  * - Shopify under `/shopify/{shop}/...` (stands in for `https://{shop}.myshopify.com/...`);
  * - BigCommerce under `/bigcommerce/login/...` and `/bigcommerce/api/...`;
  * - Square under `/square/...`;
+ * - the carrier (EasyPost's API) under `/easypost/v2/...`;
  * - the control API under `/_control/...`.
  */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -47,12 +50,20 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await app.register(async (scope) => shopifySimulator(scope, ctx), { prefix: '/shopify' });
   await app.register(async (scope) => bigcommerceSimulator(scope, ctx), { prefix: '/bigcommerce' });
   await app.register(async (scope) => squareSimulator(scope, ctx), { prefix: '/square' });
+  let easypost: EasyPostSim | undefined;
+  await app.register(
+    async (scope) => {
+      easypost = await easypostSimulator(scope, ctx);
+    },
+    { prefix: '/easypost' },
+  );
+  easypostControlRoutes(app, easypost as EasyPostSim);
   controlRoutes(app, ctx, controls);
   app.get('/', async (_req, reply) =>
     reply
       .type('text/html')
       .send(
-        '<!doctype html><title>Switchyard sandbox</title><h1>Switchyard sandbox</h1><p>Simulated Shopify, BigCommerce, Square and Stripe. See <code>/_control</code>.</p>',
+        '<!doctype html><title>Switchyard sandbox</title><h1>Switchyard sandbox</h1><p>Simulated Shopify, BigCommerce, Square, Stripe and an EasyPost-shaped carrier. See <code>/_control</code>.</p>',
       ),
   );
   return { app, ctx };

@@ -132,6 +132,34 @@ export const bigcommerceSimulator: ProviderSimulator = (app, ctx) => {
       if (!cancelStorefrontOrder(sim, store, order)) throw badRequest(`Order ${id} is already cancelled`);
       return { orderId: String(order.id), statusId: order.statusId };
     },
+    // POST /_control/bigcommerce/{hash}/orders/{id}/return: the merchant refunds lines (and shipping) in the
+    // control panel's Refund dialog, to the original payment. BigCommerce's refund moves no stock and names no
+    // location (so `location` and `restock` are not recorded): store/order/refund/created, store/order/updated.
+    returnOrder: (hash, id, body) => {
+      const store = sim.store(hash);
+      const order = store.orders.get(Number(id));
+      if (!order) throw notFound(`No order ${id}`);
+      const items: Record<string, unknown>[] = body.lines.map((l) => {
+        const line = order.products.find((p) => (l.lineId ? p.id === Number(l.lineId) : p.sku === l.sku));
+        if (!line) throw badRequest(`Order ${id} has no line ${l.lineId ?? l.sku}`);
+        return { item_type: 'PRODUCT', item_id: line.id, quantity: l.quantity };
+      });
+      const shipping = minorUnits(body.shipping, 'shipping');
+      if (shipping) items.push({ item_type: 'SHIPPING', item_id: order.shipping.id, amount: shipping / 100 });
+      const amount = minorUnits(body.amount, 'amount');
+      // A goodwill amount instead of the lines' worth is refunded on the order as a whole.
+      const refundItems =
+        amount === undefined ? items : [{ item_type: 'ORDER', item_id: order.id, amount: amount / 100 }];
+      const quoted = sim.quoteRefund(order, refundItems);
+      if ('error' in quoted) throw badRequest(quoted.error);
+      const made = sim.refundOrder(store, order, {
+        items: refundItems,
+        payments: [{ provider_id: order.paymentProviderId, amount: quoted.total / 100, offline: false }],
+        reason: body.note ?? '',
+      });
+      if (!('refund' in made)) throw badRequest(made.title);
+      return { orderId: String(order.id), refund: made.refund };
+    },
     action: async (hash, action, body) => {
       const store = sim.store(hash);
       const input = (body ?? {}) as Record<string, unknown>;

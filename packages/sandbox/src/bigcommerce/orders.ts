@@ -18,6 +18,7 @@ import {
   BcError,
   ERROR_TYPE,
   intParam,
+  paginate,
   parseDateParam,
   rfc2822,
   toCents,
@@ -459,9 +460,10 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
     reply.code(status).send({ data: [{ status, title, type: ERROR_TYPE }] });
 
   /** What the items ask back, in cents, or an error title. */
-  const quote = (order: BcOrder, items: unknown): { total: number } | { error: string } => {
+  const quote = (order: BcOrder, items: unknown): { total: number; tax: number } | { error: string } => {
     if (!Array.isArray(items) || items.length === 0) return { error: 'The items field is required.' };
     let total = 0;
+    let taxTotal = 0;
     for (const raw of items as Record<string, unknown>[]) {
       const type = raw.item_type;
       const amount = raw.amount === undefined ? null : toCents(raw.amount);
@@ -476,7 +478,9 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
               error: `Only ${line.quantity - line.quantityRefunded} of order product ${line.id} can be refunded.`,
             };
           }
-          total += line.price * quantity;
+          const tax = Math.round((line.tax * quantity) / Math.max(1, line.quantity));
+          total += line.price * quantity + tax;
+          taxTotal += tax;
         } else return { error: 'A PRODUCT item needs a quantity or an amount.' };
       } else if (type === 'SHIPPING') {
         if (Number(raw.item_id) !== order.shipping.id) return { error: 'The shipping item is not part of this order.' };
@@ -494,7 +498,7 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
     const refundable = orderTotal(order) - order.refunded;
     if (total > refundable) return { error: `The refund exceeds the refundable amount of ${toDecimal(refundable)}.` };
     if (total <= 0) return { error: 'Nothing to refund.' };
-    return { total };
+    return { total, tax: taxTotal };
   };
 
   const refundMethods = (order: BcOrder, total: number) => {
@@ -548,7 +552,7 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
         data: {
           order_id: order.id,
           total_refund_amount: toDecimal(q.total),
-          total_refund_tax_amount: 0,
+          total_refund_tax_amount: toDecimal(q.tax),
           rounding: 0,
           adjustment: 0,
           tax_inclusive: false,
@@ -566,11 +570,86 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
     created: new Date(r.createdAt).toISOString(),
     reason: r.reason,
     total_amount: toDecimal(r.total),
-    total_tax: 0,
+    total_tax: toDecimal(r.tax),
     uses_merchant_override_values: false,
     payments: r.payments.map((p) => ({ ...p, amount: toDecimal(p.amount), is_declined: false, declined_message: '' })),
     items: r.items,
   });
+
+  /**
+   * A refund (V3 payment actions, or the control panel's Refund dialog): the quoted items, paid back through
+   * methods the quote offers, one at a time per order. It moves no stock: BigCommerce's refund has no restock
+   * option and names no location (its docs list none), and stock comes back only when the order's status
+   * becomes Cancelled; a return's units are put back by whoever keeps the stock (the merchant, or an app).
+   */
+  const createRefund = (
+    store: BcStore,
+    order: BcOrder,
+    body: Record<string, unknown>,
+  ): { refund: BcRefund } | { status: number; title: string } => {
+    if (store.refunding.has(order.id)) return { status: 409, title: 'A refund is already in progress for this order.' };
+    const q = quote(order, body.items);
+    if ('error' in q) return { status: 422, title: q.error };
+    if (!Array.isArray(body.payments) || body.payments.length === 0)
+      return { status: 422, title: 'The payments field is required.' };
+    const offered = refundMethods(order, q.total).flat();
+    let paid = 0;
+    const payments: BcRefund['payments'] = [];
+    for (const raw of body.payments as Record<string, unknown>[]) {
+      const amount = toCents(raw.amount);
+      const method = offered.find((m) => m.provider_id === raw.provider_id);
+      if (!method)
+        return {
+          status: 422,
+          title:
+            raw.provider_id === 'storecredit'
+              ? 'Unable to provide store credit for a guest customer.'
+              : `The payment provider ${String(raw.provider_id)} is not available for this refund.`,
+        };
+      if (amount === null || amount <= 0 || amount > (toCents(method.amount) ?? 0))
+        return { status: 422, title: 'The payment amount does not match an amount offered by the refund quote.' };
+      paid += amount;
+      payments.push({ id: payments.length + 1, provider_id: method.provider_id, amount, offline: method.offline });
+    }
+    if (paid !== q.total) return { status: 422, title: 'The payments do not add up to the refund total in the quote.' };
+    store.refunding.add(order.id);
+    try {
+      const refund: BcRefund = {
+        id: ++store.seq.refund,
+        orderId: order.id,
+        createdAt: Date.now(),
+        reason: typeof body.reason === 'string' ? body.reason : '',
+        total: q.total,
+        tax: q.tax,
+        items: (body.items as Record<string, unknown>[]).map((i) => ({
+          item_type: String(i.item_type),
+          item_id: Number(i.item_id),
+          ...(i.quantity !== undefined ? { quantity: Number(i.quantity) } : {}),
+          requested_amount: i.amount === undefined ? null : String(i.amount),
+        })),
+        payments: payments.map((p, n) => ({ ...p, id: store.seq.refund * 10 + n })),
+      };
+      for (const item of refund.items) {
+        if (item.item_type !== 'PRODUCT' || item.quantity === undefined) continue;
+        const line = order.products.find((l) => l.id === item.item_id);
+        if (line) line.quantityRefunded += item.quantity;
+      }
+      order.refunds.push(refund);
+      order.refunded += q.total;
+      order.modifiedAt = Date.now();
+      setStatus(store, order, order.refunded >= orderTotal(order) ? 4 : 14);
+      sim.emit(store, 'store/order/refund/created', { type: 'order', id: order.id, refund: { refund_id: refund.id } });
+      sim.emit(store, 'store/order/updated', { type: 'order', id: order.id });
+      return { refund };
+    } finally {
+      store.refunding.delete(order.id);
+    }
+  };
+  sim.quoteRefund = quote;
+  sim.refundOrder = (store, order, body) => {
+    const made = createRefund(store, order, body);
+    return 'refund' in made ? { refund: renderRefund(made.refund) } : made;
+  };
 
   api.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
     '/v3/orders/:id/payment_actions/refunds',
@@ -578,76 +657,37 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
       const store = storeOf(req);
       const order = store.orders.get(Number(req.params.id));
       if (!order) return refundError(reply, 404, 'Order not found.');
-      if (store.refunding.has(order.id)) {
-        return refundError(reply, 409, 'A refund is already in progress for this order.');
-      }
-      const body = req.body ?? {};
-      const q = quote(order, body.items);
-      if ('error' in q) return refundError(reply, 422, q.error);
-      if (!Array.isArray(body.payments) || body.payments.length === 0) {
-        return refundError(reply, 422, 'The payments field is required.');
-      }
-      const offered = refundMethods(order, q.total).flat();
-      let paid = 0;
-      const payments: BcRefund['payments'] = [];
-      for (const raw of body.payments as Record<string, unknown>[]) {
-        const amount = toCents(raw.amount);
-        const method = offered.find((m) => m.provider_id === raw.provider_id);
-        if (!method) {
-          return refundError(
-            reply,
-            422,
-            raw.provider_id === 'storecredit'
-              ? 'Unable to provide store credit for a guest customer.'
-              : `The payment provider ${String(raw.provider_id)} is not available for this refund.`,
-          );
-        }
-        if (amount === null || amount <= 0 || amount > (toCents(method.amount) ?? 0)) {
-          return refundError(reply, 422, 'The payment amount does not match an amount offered by the refund quote.');
-        }
-        paid += amount;
-        payments.push({ id: payments.length + 1, provider_id: method.provider_id, amount, offline: method.offline });
-      }
-      if (paid !== q.total) {
-        return refundError(reply, 422, 'The payments do not add up to the refund total in the quote.');
-      }
-      store.refunding.add(order.id);
-      try {
-        const refund: BcRefund = {
-          id: ++store.seq.refund,
-          orderId: order.id,
-          createdAt: Date.now(),
-          reason: typeof body.reason === 'string' ? body.reason : '',
-          total: q.total,
-          items: (body.items as Record<string, unknown>[]).map((i) => ({
-            item_type: String(i.item_type),
-            item_id: Number(i.item_id),
-            ...(i.quantity !== undefined ? { quantity: Number(i.quantity) } : {}),
-            requested_amount: i.amount === undefined ? null : String(i.amount),
-          })),
-          payments: payments.map((p, n) => ({ ...p, id: store.seq.refund * 10 + n })),
-        };
-        for (const item of refund.items) {
-          if (item.item_type !== 'PRODUCT' || item.quantity === undefined) continue;
-          const line = order.products.find((l) => l.id === item.item_id);
-          if (line) line.quantityRefunded += item.quantity;
-        }
-        order.refunds.push(refund);
-        order.refunded += q.total;
-        order.modifiedAt = Date.now();
-        setStatus(store, order, order.refunded >= orderTotal(order) ? 4 : 14);
-        sim.emit(store, 'store/order/refund/created', {
-          type: 'order',
-          id: order.id,
-          refund: { refund_id: refund.id },
-        });
-        sim.emit(store, 'store/order/updated', { type: 'order', id: order.id });
-        return reply.code(201).send({ data: renderRefund(refund), meta: {} });
-      } finally {
-        store.refunding.delete(order.id);
-      }
+      const made = createRefund(store, order, req.body ?? {});
+      if (!('refund' in made)) return refundError(reply, made.status, made.title);
+      return reply.code(201).send({ data: renderRefund(made.refund), meta: {} });
     },
   );
+
+  // All the store's refunds (GET /v3/orders/payment_actions/refunds): filters id:in, order_id:in, created:min,
+  // created:max; page and limit with V3 pagination, oldest first.
+  api.get<{ Querystring: Query }>('/v3/orders/payment_actions/refunds', async (req, reply) => {
+    const store = storeOf(req);
+    const q = req.query;
+    const ids = (v: string | undefined) => (v ? new Set(v.split(',').map((x) => Number(x.trim()))) : null);
+    const idIn = ids(q['id:in']);
+    const orderIn = ids(q['order_id:in']);
+    const min = q['created:min'] ? parseDateParam(q['created:min']) : null;
+    const max = q['created:max'] ? parseDateParam(q['created:max']) : null;
+    if ((q['created:min'] && min === null) || (q['created:max'] && max === null))
+      return refundError(reply, 422, 'The created filter must be a date.');
+    const all = [...store.orders.values()]
+      .flatMap((o) => o.refunds)
+      .filter(
+        (r) =>
+          (!idIn || idIn.has(r.id)) &&
+          (!orderIn || orderIn.has(r.orderId)) &&
+          (min === null || r.createdAt >= min) &&
+          (max === null || r.createdAt <= max),
+      )
+      .sort((a, b) => a.id - b.id);
+    const page = paginate(all, q, { maxLimit: 250 });
+    return { data: page.data.map(renderRefund), meta: page.meta };
+  });
 
   api.get<{ Params: { id: string } }>('/v3/orders/:id/payment_actions/refunds', async (req, reply) => {
     const store = storeOf(req);

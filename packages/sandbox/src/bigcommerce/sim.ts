@@ -3,7 +3,7 @@ import { SANDBOX_APPS } from '../apps.ts';
 import type { SandboxContext } from '../context.ts';
 import { seedFrom } from '../rng.ts';
 import { type SeedOptions, seedCatalog } from '../seed.ts';
-import { type BcHook, type BcStock, type BcStore, buildStore, stockKey } from './state.ts';
+import { type BcHook, type BcOrder, type BcStock, type BcStore, buildStore, stockKey } from './state.ts';
 import { scopeMatches } from './support.ts';
 
 /** The apps BigCommerce knows: client id → secret (the sandbox's one registered app). */
@@ -44,6 +44,20 @@ export class BigCommerceSim {
    * was reactivated since that delivery was sent.
    */
   private readonly generations = new WeakMap<BcHook, number>();
+  /** Makes a refund as POST …/payment_actions/refunds does (set by the order routes): the rendered refund or why not. */
+  refundOrder: (
+    store: BcStore,
+    order: BcOrder,
+    body: Record<string, unknown>,
+  ) => { refund: Record<string, unknown> } | { status: number; title: string } = () => ({
+    status: 503,
+    title: 'Refunds are not served',
+  });
+
+  /** What a refund of these items comes to, in cents (set by the order routes), or why it cannot be made. */
+  quoteRefund: (order: BcOrder, items: unknown) => { total: number; tax: number } | { error: string } = () => ({
+    error: 'Refunds are not served',
+  });
 
   constructor(ctx: SandboxContext) {
     this.ctx = ctx;

@@ -128,8 +128,9 @@ export interface BcRefund {
   orderId: number;
   createdAt: number;
   reason: string;
-  /** Cents. */
+  /** Cents; `tax` is the refunded products' share of their tax. */
   total: number;
+  tax: number;
   items: { item_type: string; item_id: number; quantity?: number; requested_amount?: string | null }[];
   payments: { id: number; provider_id: string; amount: number; offline: boolean }[];
 }

@@ -18,7 +18,9 @@ import type { ProviderSimulator, ShopControl } from '../context.ts';
 import { minorUnits, splitName, type WebOrderInput } from '../web-order.ts';
 import { actualCost, costExtension, MAX_QUERY_COST, operationOf, refill, requestedCost } from './cost.ts';
 import { oauthRoutes } from './oauth.ts';
+import { createRefund, lineShare } from './refunds.ts';
 import { type RequestContext, rootValue } from './resolvers.ts';
+import { closeReturn, createReturn, disposeReturnLines, refundReturn } from './returns.ts';
 import { SDL } from './sdl.ts';
 import {
   API_VERSIONS,
@@ -31,6 +33,7 @@ import {
   type Shop,
   ShopifyStore,
   type ShopLocation,
+  type ShopOrder,
   type ShopVariant,
 } from './store.ts';
 
@@ -237,6 +240,71 @@ export const shopifySimulator: ProviderSimulator = (app, ctx) => {
     },
   );
 
+  // The admin's Return flow (the control's `flow: 'return'`): returnCreate, the disposal of every unit (RESTOCKED at
+  // the location, else where it was shipped from; NOT_RESTOCKED when not restocked), returnRefund, returnClose.
+  function returnThroughReturns(
+    shop: Shop,
+    order: ShopOrder,
+    lines: { line: ShopOrder['lineItems'][number]; quantity: number; restock: boolean }[],
+    money: {
+      location: ShopLocation | null;
+      shipping: number;
+      amount: number;
+      sale: ShopOrder['transactions'][number] | undefined;
+    },
+  ) {
+    const asked: { fulfillmentLineItemId: number; quantity: number; restock: boolean; from: number }[] = [];
+    for (const l of lines) {
+      let left = l.quantity;
+      for (const f of order.fulfillments)
+        for (const fl of f.lines) {
+          if (fl.lineItemId !== l.line.id || left === 0) continue;
+          const take = Math.min(left, fl.quantity);
+          asked.push({ fulfillmentLineItemId: fl.id, quantity: take, restock: l.restock, from: f.locationId });
+          left -= take;
+        }
+      if (left > 0) throw httpError(400, `Only fulfilled units can be returned (${l.line.sku ?? l.line.title})`);
+    }
+    const made = createReturn(store, shop, order, {
+      requested: false,
+      lines: asked.map((a) => ({
+        fulfillmentLineItemId: a.fulfillmentLineItemId,
+        quantity: a.quantity,
+        returnReason: 'UNKNOWN',
+      })),
+    });
+    if (!('ret' in made)) throw httpError(400, made.message);
+    const ret = made.ret;
+    const rfo = ret.reverseFulfillmentOrders[0];
+    const disposed = disposeReturnLines(
+      store,
+      shop,
+      (rfo?.lines ?? []).map((rl, i) => {
+        const a = asked[i] as (typeof asked)[number];
+        return {
+          lineId: rl.id,
+          quantity: rl.totalQuantity,
+          type: a.restock ? 'RESTOCKED' : 'NOT_RESTOCKED',
+          locationId: a.restock ? (money.location?.id ?? a.from) : null,
+        };
+      }),
+    );
+    if (!('lineIds' in disposed)) throw httpError(400, disposed.message);
+    const refunded = refundReturn(store, shop, order, ret, {
+      lines: ret.lines.map((l) => ({ returnLineItemId: l.id, quantity: l.quantity })),
+      shipping: { amount: money.shipping },
+      transactions: money.amount > 0 ? [{ amount: money.amount, parentId: money.sale?.id ?? null }] : [],
+    });
+    if (!('refund' in refunded)) throw httpError(400, refunded.message);
+    const closed = closeReturn(store, shop, order, ret);
+    if (closed) throw httpError(400, closed.message);
+    return {
+      orderId: gid('Order', order.id),
+      returnId: gid('Return', ret.id),
+      refundId: gid('Refund', refunded.refund.id),
+    };
+  }
+
   const control: ShopControl = {
     shops: () => [...store.shops.keys()],
     reset: (name, seed) => {
@@ -334,6 +402,54 @@ export const shopifySimulator: ProviderSimulator = (app, ctx) => {
       });
       if (refused) throw httpError(400, refused.message);
       return { orderId: gid('Order', order.id), cancelledAt: order.cancelledAt };
+    },
+    // GET /_control/shopify/{shop}/orders/{id}: the order as Shopify's REST API shows it (fulfillments, tracking).
+    getOrder: (name, id) => {
+      const shop = store.shop(name);
+      const n = parseGid(id, 'Order') ?? (/^\d+$/.test(id) ? Number(id) : null);
+      const order = n === null ? undefined : shop.orders.get(n);
+      if (!order) throw httpError(404, `No order ${id} in ${name}`);
+      return store.orderPayload(shop, order);
+    },
+    // POST /_control/shopify/{shop}/orders/{id}/return: the merchant refunds lines in Shopify's admin with
+    // "Restock items" at a location (restockType RETURN; NO_RESTOCK for a line with restock: false), the lines'
+    // price and tax (plus shipping) back to the card unless an amount is given: refunds/create, orders/updated,
+    // inventory_levels/update where units went back.
+    returnOrder: (name, id, body) => {
+      const shop = store.shop(name);
+      const n = parseGid(id, 'Order') ?? (/^\d+$/.test(id) ? Number(id) : null);
+      const order = n === null ? undefined : shop.orders.get(n);
+      if (!order) throw httpError(404, `No order ${id} in ${name}`);
+      const location = body.location ? findLocationOrFirst(shop, body.location) : null;
+      const lines = body.lines.map((l) => {
+        const line = l.lineId
+          ? order.lineItems.find((x) => x.id === (parseGid(l.lineId, 'LineItem') ?? Number(l.lineId)))
+          : order.lineItems.find((x) => x.sku === l.sku);
+        if (!line) throw httpError(400, `Order ${order.name} has no line ${l.lineId ?? l.sku}`);
+        return { line, quantity: l.quantity, restock: l.restock !== false };
+      });
+      const shipping = minorUnits(body.shipping, 'shipping') ?? 0;
+      const amount =
+        minorUnits(body.amount, 'amount') ??
+        lines.reduce((s, l) => {
+          const share = lineShare(l.line, l.quantity);
+          return s + share.subtotal + share.tax;
+        }, 0) + shipping;
+      const sale = order.transactions.find((t) => t.kind === 'SALE');
+      if (body.flow === 'return') return returnThroughReturns(shop, order, lines, { location, shipping, amount, sale });
+      const made = createRefund(store, shop, order, {
+        note: body.note ?? null,
+        lines: lines.map((l) => ({
+          lineItemId: l.line.id,
+          quantity: l.quantity,
+          restockType: l.restock ? 'RETURN' : 'NO_RESTOCK',
+          locationId: l.restock ? (location?.id ?? null) : null,
+        })),
+        transactions: amount > 0 ? [{ amount, parentId: sale?.id ?? null }] : [],
+        shipping: { amount: shipping },
+      });
+      if (!('refund' in made)) throw httpError(400, made.message);
+      return { orderId: gid('Order', order.id), refundId: gid('Refund', made.refund.id) };
     },
   };
   // POST /_control/shopify/{shop}/uninstall {clientId?}: the merchant removes the app (default: the sandbox app).

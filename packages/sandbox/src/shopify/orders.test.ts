@@ -247,6 +247,13 @@ describe('Shopify web orders and orderCancel through @shopify/admin-api-client',
       on_hand: held.available + held.committed,
     });
     expect(held.committed).toBeGreaterThanOrEqual(2);
+    // The control API's snapshot says the same: `stock` what the shop can sell there, `onHand` what it holds.
+    const now = (await (await fetch(`${sandbox.url}/_control/shopify/${shop}`)).json()) as {
+      stock: Record<string, Record<string, number>>;
+      onHand: Record<string, Record<string, number>>;
+    };
+    expect(now.stock[skus[0]]?.[location]).toBe(held.available);
+    expect(now.onHand[skus[0]]?.[location]).toBe(held.on_hand);
 
     await sandbox.ctx.webhooks.settled();
     expect(topicsSent(shop, sentBefore)).toEqual([

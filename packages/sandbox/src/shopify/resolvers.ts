@@ -1,6 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { type ConnectionArgs, connection, MAX_PAGE } from './connection.ts';
+import {
+  cancelFulfillment,
+  findFulfillment,
+  type TrackingInput,
+  trackingOf,
+  updateFulfillmentTracking,
+} from './fulfillments.ts';
+import { createRefund, type RefundRequest } from './refunds.ts';
+import {
+  approveReturn,
+  cancelReturn,
+  closeReturn,
+  createReturn,
+  declineReturn,
+  disposeReturnLines,
+  findFulfillmentLine,
+  findReturn,
+  findReverseLine,
+  findReverseOrder,
+  type ReturnRefusal,
+  refundReturn,
+  reopenReturn,
+} from './returns.ts';
 import { matches, parseSearch } from './search.ts';
 import {
   API_VERSIONS,
@@ -14,6 +37,7 @@ import {
   parseGid,
   parseMoney,
   quantityOf,
+  RETURN_TOPICS,
   type Shop,
   type ShopAddress,
   type ShopInventoryItem,
@@ -23,7 +47,9 @@ import {
   type ShopLocation,
   type ShopOrder,
   type ShopProduct,
+  type ShopReturn,
   type ShopVariant,
+  topicHeader,
   unfulfilledQuantity,
   WEBHOOK_TOPICS,
   type WebhookSubscription,
@@ -323,7 +349,23 @@ function fulfillmentOrderView(ctx: RequestContext, order: ShopOrder, fo: ShopOrd
   };
 }
 
-function fulfillmentView(ctx: RequestContext, f: ShopOrder['fulfillments'][number]) {
+function fulfillmentLineView(
+  ctx: RequestContext,
+  order: ShopOrder,
+  l: ShopOrder['fulfillments'][number]['lines'][number],
+) {
+  const line = order.lineItems.find((x) => x.id === l.lineItemId) as ShopLineItem;
+  const share = line.quantity > 0 ? l.quantity / line.quantity : 0;
+  return {
+    id: gid('FulfillmentLineItem', l.id),
+    lineItem: () => lineItemView(ctx, order, line),
+    quantity: l.quantity,
+    originalTotalSet: moneyBag(line.price * l.quantity, order.currency),
+    discountedTotalSet: moneyBag(line.price * l.quantity - Math.round(line.discount * share), order.currency),
+  };
+}
+
+function fulfillmentView(ctx: RequestContext, order: ShopOrder, f: ShopOrder['fulfillments'][number]) {
   const location = ctx.shop.locations.find((l) => l.id === f.locationId);
   return {
     __typename: 'Fulfillment',
@@ -333,6 +375,13 @@ function fulfillmentView(ctx: RequestContext, f: ShopOrder['fulfillments'][numbe
     location: () => (location ? locationView(ctx, location) : null),
     trackingInfo: (args: Args) => f.tracking.slice(0, (args.first as number | undefined) ?? f.tracking.length),
     totalQuantity: f.lines.reduce((s, l) => s + l.quantity, 0),
+    fulfillmentLineItems: (args: ConnectionArgs) =>
+      connection(
+        f.lines,
+        (l) => [l.id],
+        args,
+        (l) => fulfillmentLineView(ctx, order, l),
+      ),
   };
 }
 
@@ -352,29 +401,162 @@ function transactionView(order: ShopOrder, t: ShopOrder['transactions'][number])
 }
 
 function refundView(ctx: RequestContext, order: ShopOrder, r: ShopOrder['refunds'][number]) {
+  const bag = (minor: number) => moneyBag(minor, order.currency);
   return {
     __typename: 'Refund',
     id: gid('Refund', r.id),
+    legacyResourceId: String(r.id),
     createdAt: r.createdAt,
+    updatedAt: r.createdAt,
     note: r.note,
-    totalRefundedSet: moneyBag(r.amount, order.currency),
+    totalRefundedSet: bag(r.amount),
     order: () => orderView(ctx, order),
+    return: () => {
+      const ret = r.returnId ? order.returns.find((x) => x.id === r.returnId) : undefined;
+      if (!ret) return null;
+      requireScope(ctx, 'return', 'read_returns', 'read_marketplace_returns');
+      return returnView(ctx, order, ret);
+    },
     refundLineItems: (args: ConnectionArgs) =>
       connection(
         r.lines,
-        (l) => [l.lineItemId],
+        (l) => [l.id],
         args,
         (l) => {
           const line = order.lineItems.find((x) => x.id === l.lineItemId) as ShopLineItem;
           const location = ctx.shop.locations.find((x) => x.id === l.locationId);
           return {
+            id: gid('RefundLineItem', l.id),
             lineItem: () => lineItemView(ctx, order, line),
             quantity: l.quantity,
             restockType: l.restockType,
+            restocked: l.restockType !== 'NO_RESTOCK',
             location: () => (location ? locationView(ctx, location) : null),
-            subtotalSet: moneyBag(line.price * l.quantity, order.currency),
+            priceSet: bag(line.price),
+            subtotalSet: bag(l.subtotal),
+            totalTaxSet: bag(l.tax),
           };
         },
+      ),
+    refundShippingLines: (args: ConnectionArgs) =>
+      connection(
+        r.shipping > 0 ? [r] : [],
+        (x) => [x.id],
+        args,
+        (x) => ({ id: gid('RefundShippingLine', x.id), subtotalAmountSet: bag(x.shipping), taxAmountSet: bag(0) }),
+      ),
+    orderAdjustments: (args: ConnectionArgs) =>
+      connection(
+        r.adjustments.filter((a) => a.kind === 'refund_discrepancy'),
+        (a) => [a.id],
+        args,
+        (a) => ({
+          id: gid('OrderAdjustment', a.id),
+          amountSet: bag(a.amount),
+          taxAmountSet: bag(a.tax),
+          reason: 'REFUND_DISCREPANCY',
+        }),
+      ),
+    transactions: (args: ConnectionArgs) =>
+      connection(
+        order.transactions.filter((t) => r.transactionIds.includes(t.id)),
+        (t) => [t.id],
+        args,
+        (t) => transactionView(order, t),
+      ),
+  };
+}
+
+function reverseOrderView(
+  ctx: RequestContext,
+  order: ShopOrder,
+  ret: ShopReturn,
+  rfo: ShopReturn['reverseFulfillmentOrders'][number],
+) {
+  const fulfillmentLine = (returnLineId: number) => {
+    const fli = ret.lines.find((x) => x.id === returnLineId)?.fulfillmentLineItemId ?? null;
+    const found = findFulfillmentLine(order, fli);
+    return found ? fulfillmentLineView(ctx, order, found.line) : null;
+  };
+  return {
+    __typename: 'ReverseFulfillmentOrder',
+    id: gid('ReverseFulfillmentOrder', rfo.id),
+    status: rfo.status,
+    order: () => orderView(ctx, order),
+    lineItems: (args: ConnectionArgs) =>
+      connection(
+        rfo.lines,
+        (l) => [l.id],
+        args,
+        (l) => ({
+          __typename: 'ReverseFulfillmentOrderLineItem',
+          id: gid('ReverseFulfillmentOrderLineItem', l.id),
+          totalQuantity: l.totalQuantity,
+          fulfillmentLineItem: () => fulfillmentLine(l.returnLineId),
+          dispositions: l.dispositions.map((d) => {
+            const location = ctx.shop.locations.find((x) => x.id === d.locationId);
+            return {
+              __typename: 'ReverseFulfillmentOrderDisposition',
+              id: gid('ReverseFulfillmentOrderDisposition', d.id),
+              location: () => (location ? locationView(ctx, location) : null),
+              quantity: d.quantity,
+              type: d.type,
+            };
+          }),
+        }),
+      ),
+  };
+}
+
+function returnView(ctx: RequestContext, order: ShopOrder, ret: ShopReturn): Record<string, unknown> {
+  const refunds = order.refunds.filter((r) => r.returnId === ret.id);
+  const refundedOf = (lineItemId: number) =>
+    refunds
+      .flatMap((r) => r.lines)
+      .filter((l) => l.lineItemId === lineItemId)
+      .reduce((s, l) => s + l.quantity, 0);
+  return {
+    __typename: 'Return',
+    id: gid('Return', ret.id),
+    name: ret.name,
+    status: ret.status,
+    order: () => orderView(ctx, order),
+    totalQuantity: ret.lines.reduce((s, l) => s + l.quantity, 0),
+    decline: ret.decline && { reason: ret.decline.reason, note: ret.decline.note },
+    returnLineItems: (args: ConnectionArgs) =>
+      connection(
+        ret.lines,
+        (l) => [l.id],
+        args,
+        (l) => {
+          const found = findFulfillmentLine(order, l.fulfillmentLineItemId);
+          const refunded = Math.min(l.quantity, refundedOf(l.lineItemId));
+          return {
+            __typename: 'ReturnLineItem',
+            id: gid('ReturnLineItem', l.id),
+            quantity: l.quantity,
+            returnReason: l.returnReason,
+            returnReasonNote: l.returnReasonNote,
+            customerNote: l.customerNote,
+            refundedQuantity: refunded,
+            refundableQuantity: l.quantity - refunded,
+            fulfillmentLineItem: () => (found ? fulfillmentLineView(ctx, order, found.line) : null),
+          };
+        },
+      ),
+    reverseFulfillmentOrders: (args: ConnectionArgs) =>
+      connection(
+        ret.reverseFulfillmentOrders,
+        (o) => [o.id],
+        args,
+        (o) => reverseOrderView(ctx, order, ret, o),
+      ),
+    refunds: (args: ConnectionArgs) =>
+      connection(
+        refunds,
+        (r) => [r.id],
+        args,
+        (r) => refundView(ctx, order, r),
       ),
   };
 }
@@ -464,9 +646,24 @@ function orderView(ctx: RequestContext, order: ShopOrder): Record<string, unknow
       );
     },
     fulfillments: (args: Args) =>
-      order.fulfillments.slice(0, (args.first as number | undefined) ?? MAX_PAGE).map((f) => fulfillmentView(ctx, f)),
+      order.fulfillments
+        .slice(0, (args.first as number | undefined) ?? MAX_PAGE)
+        .map((f) => fulfillmentView(ctx, order, f)),
     refunds: (args: Args) =>
       order.refunds.slice(0, (args.first as number | undefined) ?? MAX_PAGE).map((r) => refundView(ctx, order, r)),
+    returns: (args: Args & ConnectionArgs) => {
+      requireScope(ctx, 'returns', 'read_returns', 'read_marketplace_returns');
+      const terms = parseSearch(args.query as string | undefined);
+      const rows = order.returns.filter((r) =>
+        matches(terms, (f) => (f === 'status' ? r.status.toLowerCase() : f === 'id' ? r.id : undefined)),
+      );
+      return connection(
+        rows,
+        (r) => [r.id],
+        args,
+        (r) => returnView(ctx, order, r),
+      );
+    },
     transactions: (args: Args) =>
       order.transactions.slice(0, (args.first as number | undefined) ?? MAX_PAGE).map((t) => transactionView(order, t)),
   };
@@ -701,6 +898,25 @@ export function rootValue(ctx: RequestContext) {
       const o = findOrder(ctx, args.id);
       return o ? orderView(ctx, o) : null;
     },
+    refund: (args: Args) => {
+      requireScope(ctx, 'refund', 'read_orders');
+      const id = parseGid(args.id, 'Refund');
+      for (const o of shop.orders.values()) {
+        const r = o.refunds.find((x) => x.id === id);
+        if (r) return refundView(ctx, o, r);
+      }
+      return null;
+    },
+    return: (args: Args) => {
+      requireScope(ctx, 'return', 'read_returns', 'read_marketplace_returns');
+      const hit = findReturn(shop, parseGid(args.id, 'Return'));
+      return hit ? returnView(ctx, hit.order, hit.ret) : null;
+    },
+    reverseFulfillmentOrder: (args: Args) => {
+      requireScope(ctx, 'reverseFulfillmentOrder', 'read_returns', 'read_marketplace_returns');
+      const hit = findReverseOrder(shop, parseGid(args.id, 'ReverseFulfillmentOrder'));
+      return hit ? reverseOrderView(ctx, hit.order, hit.ret, hit.rfo) : null;
+    },
     orders: (args: Args & ConnectionArgs) => {
       requireScope(ctx, 'orders', 'read_orders');
       const terms = parseSearch(args.query as string | undefined);
@@ -799,6 +1015,8 @@ export function rootValue(ctx: RequestContext) {
     InventoryItem: (a: Args) => query.inventoryItem(a),
     InventoryLevel: (a: Args) => query.inventoryLevel(a),
     Order: (a: Args) => query.order(a),
+    Return: (a: Args) => query.return(a),
+    ReverseFulfillmentOrder: (a: Args) => query.reverseFulfillmentOrder(a),
     FulfillmentOrder: (a: Args) => query.fulfillmentOrder(a),
     WebhookSubscription: (a: Args) => query.webhookSubscription(a),
   };
@@ -901,6 +1119,69 @@ export function rootValue(ctx: RequestContext) {
         code: 'INVALID_QUANTITY_TOO_HIGH',
       });
   };
+
+  type ReturnLineArg = {
+    fulfillmentLineItemId: string;
+    quantity: number;
+    returnReason: string;
+    returnReasonNote?: string;
+    customerNote?: string;
+  };
+  const returnFailed = (refusal: ReturnRefusal) => ({
+    return: null,
+    userErrors: [{ code: refusal.code, field: refusal.field, message: refusal.message }],
+  });
+  function madeReturn(root: string, orderId: string, requested: boolean, lines: ReturnLineArg[]) {
+    const order = findOrder(ctx, orderId);
+    if (!order) return returnFailed({ field: [root, 'orderId'], message: 'Order does not exist.', code: 'NOT_FOUND' });
+    const made = createReturn(store, shop, order, {
+      requested,
+      lines: lines.map((l) => ({
+        fulfillmentLineItemId: parseGid(l.fulfillmentLineItemId, 'FulfillmentLineItem'),
+        quantity: l.quantity,
+        returnReason: l.returnReason,
+        returnReasonNote: l.returnReasonNote ?? null,
+        customerNote: l.customerNote ?? null,
+      })),
+    });
+    if (!('ret' in made)) return returnFailed(made);
+    return { return: returnView(ctx, order, made.ret), userErrors: [] };
+  }
+  function returnStep(
+    field: string,
+    id: string,
+    path: string[],
+    step: (store: ShopifyStore, shop: Shop, order: ShopOrder, ret: ShopReturn) => ReturnRefusal | null,
+  ) {
+    requireScope(ctx, field, 'write_returns', 'write_marketplace_returns');
+    const hit = findReturn(shop, parseGid(id, 'Return'));
+    if (!hit) return returnFailed({ field: path, message: 'Return does not exist.', code: 'NOT_FOUND' });
+    const refused = step(store, shop, hit.order, hit.ret);
+    if (refused) return returnFailed({ ...refused, field: path });
+    return { return: returnView(ctx, hit.order, hit.ret), userErrors: [] };
+  }
+
+  /** fulfillmentCancel and fulfillmentTrackingInfoUpdate (fulfillments.ts): same scopes as fulfillmentCreate. */
+  function fulfillmentChange(
+    field: string,
+    arg: string,
+    id: unknown,
+    change: typeof cancelFulfillment,
+  ): { fulfillment: unknown; userErrors: { field: string[]; message: string }[] } {
+    requireScope(
+      ctx,
+      field,
+      'write_merchant_managed_fulfillment_orders',
+      'write_assigned_fulfillment_orders',
+      'write_third_party_fulfillment_orders',
+      'write_fulfillments',
+    );
+    const hit = findFulfillment(shop, parseGid(id, 'Fulfillment'));
+    if (!hit) return { fulfillment: null, userErrors: [{ field: [arg], message: 'Fulfillment does not exist.' }] };
+    const refused = change(store, shop, hit.order, hit.fulfillment);
+    if (refused) return { fulfillment: null, userErrors: [refused] };
+    return { fulfillment: fulfillmentView(ctx, hit.order, hit.fulfillment), userErrors: [] };
+  }
 
   const mutation = {
     inventorySetQuantities: (args: Args) => {
@@ -1414,26 +1695,30 @@ export function rootValue(ctx: RequestContext) {
         id: shop.nextId(),
         status: 'SUCCESS' as const,
         locationId: (plan[0] as (typeof plan)[number]).fo.locationId,
-        tracking: (numbers.length ? numbers : t?.company ? [null] : []).map((number, i) => ({
-          company: t?.company ?? null,
-          number,
-          url: urls[i] ?? null,
+        tracking: trackingOf(t),
+        lines: plan.map((p) => ({
+          id: shop.nextId(),
+          lineItemId: p.line.lineItemId,
+          quantity: p.quantity,
+          left: undefined as number | undefined,
         })),
-        lines: plan.map((p) => ({ lineItemId: p.line.lineItemId, quantity: p.quantity })),
         createdAt: at,
       };
-      for (const p of plan) {
+      for (const [k, p] of plan.entries()) {
         p.line.remainingQuantity -= p.quantity;
         p.fo.status = p.fo.lineItems.every((l) => l.remainingQuantity === 0) ? 'CLOSED' : 'IN_PROGRESS';
         p.fo.updatedAt = at;
         const line = order.lineItems.find((l) => l.id === p.line.lineItemId) as ShopLineItem;
         const variant = line.variantId === null ? undefined : shop.variants.get(line.variantId);
         const level = variant && store.level(shop, variant.inventoryItemId, p.fo.locationId);
+        // Shipping takes the units out of the building: committed and on hand fall, available stays. What left
+        // is what a fulfillmentCancel puts back.
+        const left = level ? Math.min(level.committed, p.quantity) : 0;
         if (level) {
-          // Shipping takes the units out of the building: committed and on hand fall, available stays.
-          level.committed = Math.max(0, level.committed - p.quantity);
+          level.committed -= left;
           level.updatedAt = at;
         }
+        (fulfillment.lines[k] as (typeof fulfillment.lines)[number]).left = left;
       }
       order.fulfillments.push(fulfillment);
       order.updatedAt = at;
@@ -1451,7 +1736,54 @@ export function rootValue(ctx: RequestContext) {
       });
       store.emit(shop, 'ORDERS_UPDATED', payload);
       if (fulfillmentStatus(order) === 'FULFILLED') store.emit(shop, 'ORDERS_FULFILLED', payload);
-      return { fulfillment: fulfillmentView(ctx, fulfillment), userErrors: [] };
+      return { fulfillment: fulfillmentView(ctx, order, fulfillment), userErrors: [] };
+    },
+
+    fulfillmentCancel: (args: Args) => fulfillmentChange('fulfillmentCancel', 'id', args.id, cancelFulfillment),
+    fulfillmentTrackingInfoUpdate: (args: Args) =>
+      fulfillmentChange('fulfillmentTrackingInfoUpdate', 'fulfillmentId', args.fulfillmentId, (st, sh, o, f) =>
+        updateFulfillmentTracking(st, sh, o, f, args.trackingInfoInput as TrackingInput),
+      ),
+
+    // Marks a local pickup fulfillment order's items ready: the order shows ready for pickup (the fulfillment
+    // order in progress) and Shopify tells the customer. Only open pickup fulfillment orders with items left.
+    fulfillmentOrderLineItemsPreparedForPickup: (args: Args) => {
+      requireScope(ctx, 'fulfillmentOrderLineItemsPreparedForPickup', 'write_merchant_managed_fulfillment_orders');
+      const input = args.input as { lineItemsByFulfillmentOrder: { fulfillmentOrderId: string }[] };
+      const fail = (i: number, code: string, message: string) => ({
+        userErrors: [
+          { code, field: cleanPath('input', 'lineItemsByFulfillmentOrder', i, 'fulfillmentOrderId'), message },
+        ],
+      });
+      const found: { order: ShopOrder; fo: ShopOrder['fulfillmentOrders'][number] }[] = [];
+      for (const [i, group] of input.lineItemsByFulfillmentOrder.entries()) {
+        const foId = parseGid(group.fulfillmentOrderId, 'FulfillmentOrder');
+        let hit: (typeof found)[number] | undefined;
+        for (const o of shop.orders.values()) {
+          const fo = o.fulfillmentOrders.find((f) => f.id === foId);
+          if (fo) hit = { order: o, fo };
+        }
+        if (!hit) return fail(i, 'FULFILLMENT_ORDER_INVALID', 'Fulfillment order does not exist.');
+        if (hit.fo.methodType !== 'PICK_UP' || (hit.fo.status !== 'OPEN' && hit.fo.status !== 'IN_PROGRESS'))
+          return fail(
+            i,
+            'FULFILLMENT_ORDER_INVALID',
+            'Fulfillment order is not an open local pickup fulfillment order.',
+          );
+        if (hit.fo.lineItems.every((l) => l.remainingQuantity === 0))
+          return fail(i, 'NO_LINE_ITEMS_TO_PREPARE_FOR_FULFILLMENT_ORDER', 'There are no line items to prepare.');
+        found.push(hit);
+      }
+      const at = now();
+      for (const { order, fo } of found) {
+        fo.status = 'IN_PROGRESS';
+        fo.preparedForPickupAt ??= at;
+        fo.updatedAt = at;
+        order.updatedAt = at;
+      }
+      for (const order of new Set(found.map((f) => f.order)))
+        store.emit(shop, 'ORDERS_UPDATED', store.orderPayload(shop, order));
+      return { userErrors: [] };
     },
 
     refundCreate: (args: Args) => {
@@ -1471,95 +1803,148 @@ export function rootValue(ctx: RequestContext) {
       });
       const order = findOrder(ctx, input.orderId);
       if (!order) return fail(['orderId'], 'Order does not exist');
-      const lines: ShopOrder['refunds'][number]['lines'] = [];
-      for (const [i, r] of (input.refundLineItems ?? []).entries()) {
-        const line = order.lineItems.find((l) => l.id === parseGid(r.lineItemId, 'LineItem'));
-        if (!line) return fail(['refundLineItems', i, 'lineItemId'], 'Line item does not exist');
-        if (r.quantity <= 0 || r.quantity > line.quantity - line.refundedQuantity - line.cancelledQuantity)
-          return fail(['refundLineItems', i, 'quantity'], `Quantity cannot refund more items than were purchased`);
-        const restockType = r.restockType ?? 'NO_RESTOCK';
-        let locationId: number | null = null;
-        if (restockType === 'RETURN' || restockType === 'LEGACY_RESTOCK') {
-          const loc = r.locationId ? findLocation(ctx, r.locationId) : shop.locations[0];
-          if (!loc) return fail(['refundLineItems', i, 'locationId'], 'Location does not exist');
-          locationId = loc.id;
-        }
-        if (restockType === 'CANCEL' && r.quantity > unfulfilledQuantity(order, line.id))
-          return fail(['refundLineItems', i, 'quantity'], 'Cannot cancel more items than are unfulfilled');
-        lines.push({ lineItemId: line.id, quantity: r.quantity, restockType, locationId });
-      }
-      const paid = order.transactions.filter((t) => t.kind === 'SALE').reduce((s, t) => s + t.amount, 0);
-      const alreadyRefunded = order.transactions.filter((t) => t.kind === 'REFUND').reduce((s, t) => s + t.amount, 0);
-      let amount = 0;
+      const transactions: RefundRequest['transactions'] = [];
       for (const [i, t] of (input.transactions ?? []).entries()) {
         const value = parseMoney(t.amount);
         if (value === null || value <= 0) return fail(['transactions', i, 'amount'], 'Amount must be greater than 0');
         if (t.kind !== 'REFUND') return fail(['transactions', i, 'kind'], 'Kind must be refund');
-        if (
-          t.parentId &&
-          !order.transactions.some((x) => x.id === parseGid(t.parentId, 'OrderTransaction') && x.kind === 'SALE')
-        )
+        const parentId = t.parentId ? parseGid(t.parentId, 'OrderTransaction') : null;
+        if (t.parentId && parentId === null)
           return fail(['transactions', i, 'parentId'], 'Parent transaction does not exist');
-        amount += value;
+        transactions.push({ amount: value, gateway: t.gateway, parentId });
       }
-      if (amount > paid - alreadyRefunded)
-        return fail(
-          ['transactions'],
-          `Refund amount exceeds the refundable amount of ${money(paid - alreadyRefunded)}`,
-        );
-      if (lines.length === 0 && amount === 0)
-        return fail(['refundLineItems'], 'Refund must include line items or an amount');
-      const at = now();
-      const sale = order.transactions.find((t) => t.kind === 'SALE');
-      if (amount > 0)
-        order.transactions.push({
-          id: shop.nextId(),
-          kind: 'REFUND',
-          gateway: input.transactions?.[0]?.gateway ?? sale?.gateway ?? 'manual',
-          status: 'SUCCESS',
-          amount,
-          parentId: sale?.id ?? null,
-          createdAt: at,
-        });
-      const touched: { itemId: number; locationId: number }[] = [];
-      for (const l of lines) {
-        const line = order.lineItems.find((x) => x.id === l.lineItemId) as ShopLineItem;
-        line.refundedQuantity += l.quantity;
-        const variant = line.variantId === null ? undefined : shop.variants.get(line.variantId);
-        if (!variant) continue;
-        if (l.restockType === 'CANCEL') {
-          // Unfulfilled units go back on sale where they were committed.
-          let left = l.quantity;
-          for (const fo of order.fulfillmentOrders)
-            for (const fl of fo.lineItems) {
-              if (fl.lineItemId !== line.id || left === 0) continue;
-              const take = Math.min(left, fl.remainingQuantity);
-              fl.remainingQuantity -= take;
-              fl.totalQuantity -= take;
-              left -= take;
-              const level = store.level(shop, variant.inventoryItemId, fo.locationId);
-              if (level && take > 0) {
-                level.committed = Math.max(0, level.committed - take);
-                level.available += take;
-                level.updatedAt = at;
-                touched.push({ itemId: variant.inventoryItemId, locationId: fo.locationId });
-              }
-              if (fo.lineItems.every((x) => x.remainingQuantity === 0)) fo.status = 'CLOSED';
-            }
-        } else if (l.locationId !== null) {
-          const level = store.level(shop, variant.inventoryItemId, l.locationId, true, at);
-          level.available += l.quantity;
-          level.updatedAt = at;
-          touched.push({ itemId: variant.inventoryItemId, locationId: l.locationId });
-        }
-      }
-      const refund = { id: shop.nextId(), note: input.note ?? null, amount, lines, createdAt: at };
-      order.refunds.push(refund);
-      order.updatedAt = at;
-      for (const t of touched) store.emitLevel(shop, t.itemId, t.locationId);
-      store.emit(shop, 'REFUNDS_CREATE', store.refundPayload(order, refund));
-      store.emit(shop, 'ORDERS_UPDATED', store.orderPayload(shop, order));
+      const shippingAmount = input.shipping?.amount == null ? null : parseMoney(input.shipping.amount);
+      if (input.shipping?.amount != null && shippingAmount === null)
+        return fail(['shipping', 'amount'], 'Amount is not valid');
+      const made = createRefund(store, shop, order, {
+        note: input.note ?? null,
+        lines: (input.refundLineItems ?? []).map((r) => ({
+          lineItemId: parseGid(r.lineItemId, 'LineItem'),
+          quantity: r.quantity,
+          restockType: r.restockType,
+          locationId: r.locationId ? (parseGid(r.locationId, 'Location') ?? -1) : null,
+        })),
+        transactions,
+        shipping: { amount: shippingAmount, fullRefund: input.shipping?.fullRefund === true },
+      });
+      if (!('refund' in made)) return fail(made.field, made.message);
+      const refund = made.refund;
       return { refund: refundView(ctx, order, refund), order: orderView(ctx, order), userErrors: [] };
+    },
+
+    // ---- Returns (returns.ts) ------------------------------------------------------------------------
+
+    returnCreate: (args: Args) => {
+      requireScope(ctx, 'returnCreate', 'write_returns', 'write_marketplace_returns');
+      const input = args.returnInput as {
+        orderId: string;
+        returnLineItems: {
+          fulfillmentLineItemId: string;
+          quantity: number;
+          returnReason: string;
+          returnReasonNote?: string;
+        }[];
+      };
+      return madeReturn('returnInput', input.orderId, false, input.returnLineItems);
+    },
+    returnRequest: (args: Args) => {
+      requireScope(ctx, 'returnRequest', 'write_returns', 'write_marketplace_returns');
+      const input = args.input as {
+        orderId: string;
+        returnLineItems: {
+          fulfillmentLineItemId: string;
+          quantity: number;
+          returnReason: string;
+          customerNote?: string;
+        }[];
+      };
+      return madeReturn('input', input.orderId, true, input.returnLineItems);
+    },
+    returnApproveRequest: (args: Args) =>
+      returnStep('returnApproveRequest', (args.input as { id: string }).id, ['input', 'id'], approveReturn),
+    returnDeclineRequest: (args: Args) => {
+      const input = args.input as { id: string; declineReason: string; declineNote?: string | null };
+      return returnStep('returnDeclineRequest', input.id, ['input', 'id'], (st, sh, o, r) =>
+        declineReturn(st, sh, o, r, { reason: input.declineReason, note: input.declineNote ?? null }),
+      );
+    },
+    returnCancel: (args: Args) => returnStep('returnCancel', args.id as string, ['id'], cancelReturn),
+    returnClose: (args: Args) => returnStep('returnClose', args.id as string, ['id'], closeReturn),
+    returnReopen: (args: Args) => returnStep('returnReopen', args.id as string, ['id'], reopenReturn),
+
+    returnRefund: (args: Args) => {
+      requireScope(ctx, 'returnRefund', 'write_returns', 'write_marketplace_returns');
+      requireScope(ctx, 'returnRefund', 'write_orders', 'write_marketplace_orders');
+      const input = args.returnRefundInput as {
+        returnId: string;
+        returnRefundLineItems: { returnLineItemId: string; quantity: number }[];
+        refundShipping?: { shippingRefundAmount?: { amount: string } | null; fullRefund?: boolean | null } | null;
+        orderTransactions?: { transactionAmount: { amount: string }; parentId: string }[] | null;
+      };
+      const fail = (field: (string | number)[], message: string, code = 'INVALID') => ({
+        refund: null,
+        userErrors: [{ code, field: cleanPath(...field), message }],
+      });
+      const hit = findReturn(shop, parseGid(input.returnId, 'Return'));
+      if (!hit) return fail(['returnRefundInput', 'returnId'], 'Return does not exist.', 'NOT_FOUND');
+      const transactions: { amount: number; parentId: number | null }[] = [];
+      for (const [i, t] of (input.orderTransactions ?? []).entries()) {
+        const amount = parseMoney(t.transactionAmount.amount);
+        if (amount === null || amount <= 0)
+          return fail(
+            ['returnRefundInput', 'orderTransactions', i, 'transactionAmount'],
+            'Amount must be greater than 0.',
+          );
+        transactions.push({ amount, parentId: parseGid(t.parentId, 'OrderTransaction') });
+      }
+      const shippingAmount = input.refundShipping?.shippingRefundAmount
+        ? parseMoney(input.refundShipping.shippingRefundAmount.amount)
+        : null;
+      const made = refundReturn(store, shop, hit.order, hit.ret, {
+        lines: input.returnRefundLineItems.map((l) => ({
+          returnLineItemId: parseGid(l.returnLineItemId, 'ReturnLineItem'),
+          quantity: l.quantity,
+        })),
+        shipping: { amount: shippingAmount, fullRefund: input.refundShipping?.fullRefund === true },
+        transactions,
+      });
+      if ('refund' in made) return { refund: refundView(ctx, hit.order, made.refund), userErrors: [] };
+      return fail(['returnRefundInput', ...made.field], made.message, 'code' in made ? made.code : 'INVALID');
+    },
+
+    reverseFulfillmentOrderDispose: (args: Args) => {
+      requireScope(ctx, 'reverseFulfillmentOrderDispose', 'write_returns', 'write_marketplace_returns');
+      const inputs = args.dispositionInputs as {
+        reverseFulfillmentOrderLineItemId: string;
+        quantity: number;
+        dispositionType: string;
+        locationId?: string | null;
+      }[];
+      const done = disposeReturnLines(
+        store,
+        shop,
+        inputs.map((d) => ({
+          lineId: parseGid(d.reverseFulfillmentOrderLineItemId, 'ReverseFulfillmentOrderLineItem'),
+          quantity: d.quantity,
+          type: d.dispositionType,
+          locationId: d.locationId ? (parseGid(d.locationId, 'Location') ?? -1) : null,
+        })),
+      );
+      if (!('lineIds' in done))
+        return {
+          reverseFulfillmentOrderLineItems: null,
+          userErrors: [{ code: done.code, field: done.field, message: done.message }],
+        };
+      return {
+        reverseFulfillmentOrderLineItems: done.lineIds.map((id) => {
+          const hit = findReverseLine(shop, id) as NonNullable<ReturnType<typeof findReverseLine>>;
+          const view = reverseOrderView(ctx, hit.order, hit.ret, hit.rfo).lineItems({ first: MAX_PAGE }) as {
+            nodes: { id: string }[];
+          };
+          return view.nodes.find((n) => n.id === gid('ReverseFulfillmentOrderLineItem', id));
+        }),
+        userErrors: [],
+      };
     },
 
     /**
@@ -1599,6 +1984,11 @@ export function rootValue(ctx: RequestContext) {
         userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message }],
       });
       if (!WEBHOOK_TOPICS.includes(topic)) return fail('Topic is not supported');
+      const granted = new Set(ctx.scope.flatMap((x) => (x.startsWith('write_') ? [x, `read_${x.slice(6)}`] : [x])));
+      if (RETURN_TOPICS.has(topic) && !granted.has('read_returns') && !granted.has('read_marketplace_returns'))
+        return fail(
+          `You do not have permission to create webhooks with ${topicHeader(topic)} topic. Required access: read_returns.`,
+        );
       if (!input.callbackUrl) return fail("Address can't be blank");
       try {
         const url = new URL(input.callbackUrl);

@@ -122,9 +122,13 @@ type FulfillmentOrderConnection { edges: [FulfillmentOrderEdge!]! nodes: [Fulfil
 
 enum FulfillmentStatus { SUCCESS CANCELLED ERROR FAILURE OPEN PENDING }
 type FulfillmentTrackingInfo { company: String number: String url: URL }
+type FulfillmentLineItem { id: ID! lineItem: LineItem! quantity: Int originalTotalSet: MoneyBag! discountedTotalSet: MoneyBag! }
+type FulfillmentLineItemEdge { cursor: String! node: FulfillmentLineItem! }
+type FulfillmentLineItemConnection { edges: [FulfillmentLineItemEdge!]! nodes: [FulfillmentLineItem!]! pageInfo: PageInfo! }
 type Fulfillment implements Node {
   id: ID! status: FulfillmentStatus! createdAt: DateTime! location: Location trackingInfo(first: Int): [FulfillmentTrackingInfo!]!
   totalQuantity: Int!
+  fulfillmentLineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): FulfillmentLineItemConnection!
 }
 
 enum OrderTransactionKind { SALE CAPTURE AUTHORIZATION VOID REFUND CHANGE EMV_AUTHORIZATION SUGGESTED_REFUND }
@@ -132,13 +136,77 @@ enum OrderTransactionStatus { SUCCESS FAILURE PENDING ERROR AWAITING_RESPONSE UN
 type OrderTransaction { id: ID! kind: OrderTransactionKind! status: OrderTransactionStatus! gateway: String! amountSet: MoneyBag! parentTransaction: OrderTransaction createdAt: DateTime! }
 
 enum RestockType { RETURN CANCEL NO_RESTOCK LEGACY_RESTOCK }
-type RefundLineItem { lineItem: LineItem! quantity: Int! restockType: RestockType! location: Location subtotalSet: MoneyBag! }
+type RefundLineItem {
+  id: ID! lineItem: LineItem! quantity: Int! restockType: RestockType! restocked: Boolean! location: Location
+  priceSet: MoneyBag! subtotalSet: MoneyBag! totalTaxSet: MoneyBag!
+}
 type RefundLineItemEdge { cursor: String! node: RefundLineItem! }
 type RefundLineItemConnection { edges: [RefundLineItemEdge!]! nodes: [RefundLineItem!]! pageInfo: PageInfo! }
+type RefundShippingLine { id: ID! subtotalAmountSet: MoneyBag! taxAmountSet: MoneyBag! }
+type RefundShippingLineEdge { cursor: String! node: RefundShippingLine! }
+type RefundShippingLineConnection { edges: [RefundShippingLineEdge!]! nodes: [RefundShippingLine!]! pageInfo: PageInfo! }
+enum OrderAdjustmentDiscrepancyReason { RESTOCK DAMAGE CUSTOMER REFUND_DISCREPANCY FULL_RETURN_BALANCING_ADJUSTMENT PENDING_REFUND_DISCREPANCY }
+type OrderAdjustment implements Node { id: ID! amountSet: MoneyBag! taxAmountSet: MoneyBag! reason: OrderAdjustmentDiscrepancyReason }
+type OrderAdjustmentEdge { cursor: String! node: OrderAdjustment! }
+type OrderAdjustmentConnection { edges: [OrderAdjustmentEdge!]! nodes: [OrderAdjustment!]! pageInfo: PageInfo! }
+type OrderTransactionEdge { cursor: String! node: OrderTransaction! }
+type OrderTransactionConnection { edges: [OrderTransactionEdge!]! nodes: [OrderTransaction!]! pageInfo: PageInfo! }
 type Refund implements Node {
-  id: ID! createdAt: DateTime! note: String totalRefundedSet: MoneyBag! order: Order!
-  refundLineItems(first: Int, after: String): RefundLineItemConnection!
+  id: ID! legacyResourceId: String! createdAt: DateTime updatedAt: DateTime! note: String totalRefundedSet: MoneyBag! order: Order!
+  return: Return
+  refundLineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): RefundLineItemConnection!
+  refundShippingLines(first: Int, after: String, last: Int, before: String, reverse: Boolean): RefundShippingLineConnection!
+  orderAdjustments(first: Int, after: String, last: Int, before: String, reverse: Boolean): OrderAdjustmentConnection!
+  transactions(first: Int, after: String, last: Int, before: String, reverse: Boolean): OrderTransactionConnection!
 }
+
+type RefundEdge { cursor: String! node: Refund! }
+type RefundConnection { edges: [RefundEdge!]! nodes: [Refund!]! pageInfo: PageInfo! }
+
+enum ReturnStatus { CANCELED CLOSED DECLINED OPEN REQUESTED }
+enum ReturnReason { COLOR DEFECTIVE NOT_AS_DESCRIBED OTHER SIZE_TOO_LARGE SIZE_TOO_SMALL STYLE UNKNOWN UNWANTED WRONG_ITEM }
+enum ReturnDeclineReason { FINAL_SALE OTHER RETURN_PERIOD_ENDED }
+enum ReturnErrorCode {
+  ALREADY_EXISTS BLANK CREATION_FAILED EQUAL_TO FEATURE_NOT_ENABLED GREATER_THAN GREATER_THAN_OR_EQUAL_TO INCLUSION
+  INTERNAL_ERROR INVALID INVALID_STATE LESS_THAN LESS_THAN_OR_EQUAL_TO NOTIFICATION_FAILED NOT_A_NUMBER NOT_EDITABLE
+  NOT_FOUND PRESENT TAKEN TOO_BIG TOO_LONG TOO_MANY_ARGUMENTS TOO_SHORT WRONG_LENGTH
+}
+type ReturnUserError { code: ReturnErrorCode field: [String!] message: String! }
+type ReturnDecline { reason: ReturnDeclineReason! note: String }
+interface ReturnLineItemType {
+  id: ID! quantity: Int! returnReason: ReturnReason! returnReasonNote: String! customerNote: String
+  refundableQuantity: Int! refundedQuantity: Int!
+}
+type ReturnLineItem implements Node & ReturnLineItemType {
+  id: ID! quantity: Int! returnReason: ReturnReason! returnReasonNote: String! customerNote: String
+  refundableQuantity: Int! refundedQuantity: Int! fulfillmentLineItem: FulfillmentLineItem!
+}
+type ReturnLineItemTypeEdge { cursor: String! node: ReturnLineItemType! }
+type ReturnLineItemTypeConnection { edges: [ReturnLineItemTypeEdge!]! nodes: [ReturnLineItemType!]! pageInfo: PageInfo! }
+enum ReverseFulfillmentOrderStatus { CANCELED CLOSED OPEN }
+enum ReverseFulfillmentOrderDispositionType { MISSING NOT_RESTOCKED PROCESSING_REQUIRED RESTOCKED }
+type ReverseFulfillmentOrderDisposition implements Node {
+  id: ID! location: Location quantity: Int! type: ReverseFulfillmentOrderDispositionType!
+}
+type ReverseFulfillmentOrderLineItem implements Node {
+  id: ID! totalQuantity: Int! fulfillmentLineItem: FulfillmentLineItem dispositions: [ReverseFulfillmentOrderDisposition!]!
+}
+type ReverseFulfillmentOrderLineItemEdge { cursor: String! node: ReverseFulfillmentOrderLineItem! }
+type ReverseFulfillmentOrderLineItemConnection { edges: [ReverseFulfillmentOrderLineItemEdge!]! nodes: [ReverseFulfillmentOrderLineItem!]! pageInfo: PageInfo! }
+type ReverseFulfillmentOrder implements Node {
+  id: ID! status: ReverseFulfillmentOrderStatus! order: Order
+  lineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): ReverseFulfillmentOrderLineItemConnection!
+}
+type ReverseFulfillmentOrderEdge { cursor: String! node: ReverseFulfillmentOrder! }
+type ReverseFulfillmentOrderConnection { edges: [ReverseFulfillmentOrderEdge!]! nodes: [ReverseFulfillmentOrder!]! pageInfo: PageInfo! }
+type Return implements Node {
+  id: ID! name: String! status: ReturnStatus! order: Order! totalQuantity: Int! decline: ReturnDecline
+  returnLineItems(first: Int, after: String, last: Int, before: String, reverse: Boolean): ReturnLineItemTypeConnection!
+  reverseFulfillmentOrders(first: Int, after: String, last: Int, before: String, reverse: Boolean): ReverseFulfillmentOrderConnection!
+  refunds(first: Int, after: String, last: Int, before: String, reverse: Boolean): RefundConnection!
+}
+type ReturnEdge { cursor: String! node: Return! }
+type ReturnConnection { edges: [ReturnEdge!]! nodes: [Return!]! pageInfo: PageInfo! }
 
 enum OrderDisplayFinancialStatus { PENDING AUTHORIZED PARTIALLY_PAID PARTIALLY_REFUNDED VOIDED PAID REFUNDED EXPIRED }
 enum OrderDisplayFulfillmentStatus { UNFULFILLED PARTIALLY_FULFILLED FULFILLED RESTOCKED PENDING_FULFILLMENT OPEN IN_PROGRESS ON_HOLD SCHEDULED REQUEST_DECLINED }
@@ -157,6 +225,7 @@ type Order implements Node {
   fulfillmentOrders(first: Int, after: String, last: Int, before: String, reverse: Boolean, displayable: Boolean): FulfillmentOrderConnection!
   fulfillments(first: Int): [Fulfillment!]!
   refunds(first: Int): [Refund!]!
+  returns(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): ReturnConnection!
   transactions(first: Int): [OrderTransaction!]!
 }
 type OrderEdge { cursor: String! node: Order! }
@@ -165,7 +234,8 @@ enum OrderSortKeys { ID CREATED_AT UPDATED_AT PROCESSED_AT ORDER_NUMBER TOTAL_PR
 
 enum WebhookSubscriptionTopic {
   APP_UNINSTALLED INVENTORY_LEVELS_UPDATE INVENTORY_ITEMS_UPDATE ORDERS_CREATE ORDERS_UPDATED ORDERS_CANCELLED ORDERS_FULFILLED
-  REFUNDS_CREATE PRODUCTS_CREATE PRODUCTS_UPDATE FULFILLMENTS_CREATE
+  REFUNDS_CREATE PRODUCTS_CREATE PRODUCTS_UPDATE FULFILLMENTS_CREATE FULFILLMENTS_UPDATE
+  RETURNS_REQUEST RETURNS_APPROVE RETURNS_DECLINE RETURNS_CANCEL RETURNS_CLOSE RETURNS_REOPEN REVERSE_FULFILLMENT_ORDERS_DISPOSE
 }
 enum WebhookSubscriptionFormat { JSON XML }
 type WebhookHttpEndpoint { callbackUrl: URL! }
@@ -190,6 +260,9 @@ type Query {
   inventoryItems(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String): InventoryItemConnection!
   inventoryLevel(id: ID!): InventoryLevel
   order(id: ID!): Order
+  refund(id: ID!): Refund
+  return(id: ID!): Return
+  reverseFulfillmentOrder(id: ID!): ReverseFulfillmentOrder
   orders(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: OrderSortKeys): OrderConnection!
   fulfillmentOrder(id: ID!): FulfillmentOrder
   job(id: ID!): Job
@@ -255,6 +328,8 @@ input FulfillmentInput {
   lineItemsByFulfillmentOrder: [FulfillmentOrderLineItemsInput!]! notifyCustomer: Boolean trackingInfo: FulfillmentTrackingInput
 }
 type FulfillmentCreatePayload { fulfillment: Fulfillment userErrors: [FulfillmentCreateUserError!]! }
+type FulfillmentCancelPayload { fulfillment: Fulfillment userErrors: [UserError!]! }
+type FulfillmentTrackingInfoUpdatePayload { fulfillment: Fulfillment userErrors: [UserError!]! }
 
 input RefundLineItemInput { lineItemId: ID! quantity: Int! restockType: RestockType locationId: ID }
 enum OrderTransactionKindInput { REFUND }
@@ -266,9 +341,42 @@ input RefundInput {
 }
 type RefundCreatePayload { refund: Refund order: Order userErrors: [UserError!]! }
 
+input ReturnLineItemInput { fulfillmentLineItemId: ID! quantity: Int! returnReason: ReturnReason! returnReasonNote: String }
+input ReturnInput { orderId: ID! returnLineItems: [ReturnLineItemInput!]! notifyCustomer: Boolean requestedAt: DateTime }
+input ReturnRequestLineItemInput { fulfillmentLineItemId: ID! quantity: Int! returnReason: ReturnReason! customerNote: String }
+input ReturnRequestInput { orderId: ID! returnLineItems: [ReturnRequestLineItemInput!]! }
+input ReturnApproveRequestInput { id: ID! notifyCustomer: Boolean }
+input ReturnDeclineRequestInput { id: ID! declineReason: ReturnDeclineReason! declineNote: String notifyCustomer: Boolean }
+input MoneyInput { amount: Decimal! currencyCode: CurrencyCode! }
+input ReturnRefundLineItemInput { returnLineItemId: ID! quantity: Int! }
+input RefundShippingInput { shippingRefundAmount: MoneyInput fullRefund: Boolean }
+input ReturnRefundOrderTransactionInput { transactionAmount: MoneyInput! parentId: ID! }
+input ReturnRefundInput {
+  returnId: ID! returnRefundLineItems: [ReturnRefundLineItemInput!]! refundShipping: RefundShippingInput
+  orderTransactions: [ReturnRefundOrderTransactionInput!] notifyCustomer: Boolean
+}
+input ReverseFulfillmentOrderDisposeInput {
+  reverseFulfillmentOrderLineItemId: ID! quantity: Int! dispositionType: ReverseFulfillmentOrderDispositionType! locationId: ID
+}
+type ReturnCreatePayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnRequestPayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnApproveRequestPayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnDeclineRequestPayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnCancelPayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnClosePayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnReopenPayload { return: Return userErrors: [ReturnUserError!]! }
+type ReturnRefundPayload { refund: Refund userErrors: [ReturnUserError!]! }
+type ReverseFulfillmentOrderDisposePayload { reverseFulfillmentOrderLineItems: [ReverseFulfillmentOrderLineItem!] userErrors: [ReturnUserError!]! }
+
 input WebhookSubscriptionInput { callbackUrl: URL format: WebhookSubscriptionFormat includeFields: [String!] }
 type WebhookSubscriptionCreatePayload { webhookSubscription: WebhookSubscription userErrors: [UserError!]! }
 type WebhookSubscriptionDeletePayload { deletedWebhookSubscriptionId: ID userErrors: [UserError!]! }
+
+input PreparedFulfillmentOrderLineItemsInput { fulfillmentOrderId: ID! }
+input FulfillmentOrderLineItemsPreparedForPickupInput { lineItemsByFulfillmentOrder: [PreparedFulfillmentOrderLineItemsInput!]! }
+enum FulfillmentOrderLineItemsPreparedForPickupUserErrorCode { FULFILLMENT_ORDER_INVALID NO_LINE_ITEMS_TO_PREPARE_FOR_FULFILLMENT_ORDER UNABLE_TO_PREPARE_QUANTITY }
+type FulfillmentOrderLineItemsPreparedForPickupUserError { code: FulfillmentOrderLineItemsPreparedForPickupUserErrorCode field: [String!] message: String! }
+type FulfillmentOrderLineItemsPreparedForPickupPayload { userErrors: [FulfillmentOrderLineItemsPreparedForPickupUserError!]! }
 
 type Mutation {
   inventorySetQuantities(input: InventorySetQuantitiesInput!): InventorySetQuantitiesPayload
@@ -278,7 +386,19 @@ type Mutation {
   productVariantsBulkCreate(productId: ID!, variants: [ProductVariantsBulkInput!]!, strategy: ProductVariantsBulkCreateStrategy, media: [CreateMediaInput!]): ProductVariantsBulkCreatePayload
   productVariantsBulkUpdate(productId: ID!, variants: [ProductVariantsBulkInput!]!, allowPartialUpdates: Boolean): ProductVariantsBulkUpdatePayload
   fulfillmentCreate(fulfillment: FulfillmentInput!, message: String): FulfillmentCreatePayload
+  fulfillmentCancel(id: ID!): FulfillmentCancelPayload
+  fulfillmentTrackingInfoUpdate(fulfillmentId: ID!, trackingInfoInput: FulfillmentTrackingInput!, notifyCustomer: Boolean): FulfillmentTrackingInfoUpdatePayload
+  fulfillmentOrderLineItemsPreparedForPickup(input: FulfillmentOrderLineItemsPreparedForPickupInput!): FulfillmentOrderLineItemsPreparedForPickupPayload
   refundCreate(input: RefundInput!): RefundCreatePayload
+  returnCreate(returnInput: ReturnInput!): ReturnCreatePayload
+  returnRequest(input: ReturnRequestInput!): ReturnRequestPayload
+  returnApproveRequest(input: ReturnApproveRequestInput!): ReturnApproveRequestPayload
+  returnDeclineRequest(input: ReturnDeclineRequestInput!): ReturnDeclineRequestPayload
+  returnCancel(id: ID!, notifyCustomer: Boolean): ReturnCancelPayload
+  returnClose(id: ID!): ReturnClosePayload
+  returnReopen(id: ID!): ReturnReopenPayload
+  returnRefund(returnRefundInput: ReturnRefundInput!): ReturnRefundPayload
+  reverseFulfillmentOrderDispose(dispositionInputs: [ReverseFulfillmentOrderDisposeInput!]!): ReverseFulfillmentOrderDisposePayload
   orderCancel(orderId: ID!, reason: OrderCancelReason!, refund: Boolean!, restock: Boolean!, notifyCustomer: Boolean, staffNote: String): OrderCancelPayload
   webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!, webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
   webhookSubscriptionDelete(id: ID!): WebhookSubscriptionDeletePayload

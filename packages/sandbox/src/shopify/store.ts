@@ -4,6 +4,7 @@ import type { SandboxContext, ShopSnapshot } from '../context.ts';
 import { createRng, seedFrom } from '../rng.ts';
 import { type SeedOptions, seedCatalog } from '../seed.ts';
 import { spread, type WebOrderAddress } from '../web-order.ts';
+import { lineShare, refundPayload } from './refunds.ts';
 
 /**
  * The state of the simulated Shopify shops: one in-memory shop per name, created on first use and seeded
@@ -150,6 +151,8 @@ export interface ShopFulfillmentOrder {
   locationId: number;
   status: 'OPEN' | 'IN_PROGRESS' | 'CLOSED' | 'CANCELLED';
   methodType: 'SHIPPING' | 'PICK_UP';
+  /** A pickup fulfillment order's items were marked ready (fulfillmentOrderLineItemsPreparedForPickup). */
+  preparedForPickupAt?: string | null;
   lineItems: { id: number; lineItemId: number; totalQuantity: number; remainingQuantity: number }[];
   createdAt: string;
   updatedAt: string;
@@ -157,11 +160,17 @@ export interface ShopFulfillmentOrder {
 
 export interface ShopFulfillment {
   id: number;
-  status: 'SUCCESS';
+  /** CANCELLED by fulfillmentCancel: its units are unfulfilled again and it counts for nothing. */
+  status: 'SUCCESS' | 'CANCELLED';
   locationId: number;
   tracking: { company: string | null; number: string | null; url: string | null }[];
-  lines: { lineItemId: number; quantity: number }[];
+  /**
+   * Its FulfillmentLineItems: `id` is what a return names (ReturnLineItemInput.fulfillmentLineItemId);
+   * `left`, the units that left on hand (committed) when it was made, what a cancel puts back (unset: all).
+   */
+  lines: { id: number; lineItemId: number; quantity: number; left?: number }[];
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface ShopTransaction {
@@ -177,9 +186,64 @@ export interface ShopTransaction {
 export interface ShopRefund {
   id: number;
   note: string | null;
+  /** Money back (its REFUND transactions), minor units. */
   amount: number;
-  lines: { lineItemId: number; quantity: number; restockType: string; locationId: number | null }[];
+  /** `subtotal` (discounted) and `tax` are the lines' share, minor units. */
+  lines: {
+    id: number;
+    lineItemId: number;
+    quantity: number;
+    restockType: string;
+    locationId: number | null;
+    subtotal: number;
+    tax: number;
+  }[];
+  /** Shipping refunded, minor units. */
+  shipping: number;
+  /** shipping_refund (−shipping) and refund_discrepancy (what the lines are worth less what went back). */
+  adjustments: { id: number; kind: 'shipping_refund' | 'refund_discrepancy'; amount: number; tax: number }[];
+  transactionIds: number[];
+  /** The return this refund pays for (returnRefund), else null. */
+  returnId?: number | null;
   createdAt: string;
+}
+
+export type ShopReturnStatus = 'REQUESTED' | 'OPEN' | 'CLOSED' | 'DECLINED' | 'CANCELED';
+
+/**
+ * A return (Shopify's Returns API): the fulfilled units a customer sends back, by fulfillment line item. An
+ * OPEN return has a reverse fulfillment order whose lines are disposed of (RESTOCKED at a location puts the
+ * units back on sale there; NOT_RESTOCKED, MISSING or PROCESSING_REQUIRED move no stock); its refunds are
+ * made with returnRefund; returnClose completes it.
+ */
+export interface ShopReturn {
+  id: number;
+  /** #1001-R1: the order's name and the return's number on it. */
+  name: string;
+  status: ShopReturnStatus;
+  lines: {
+    id: number;
+    fulfillmentLineItemId: number;
+    lineItemId: number;
+    quantity: number;
+    returnReason: string;
+    returnReasonNote: string;
+    customerNote: string | null;
+  }[];
+  /** Made when the return opens (returnCreate, or a request approved); one per return here. */
+  reverseFulfillmentOrders: {
+    id: number;
+    status: 'OPEN' | 'CLOSED' | 'CANCELED';
+    lines: {
+      id: number;
+      returnLineId: number;
+      totalQuantity: number;
+      dispositions: { id: number; type: string; quantity: number; locationId: number | null }[];
+    }[];
+  }[];
+  decline: { reason: string; note: string | null } | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface ShopOrder {
@@ -206,6 +270,7 @@ export interface ShopOrder {
   fulfillments: ShopFulfillment[];
   transactions: ShopTransaction[];
   refunds: ShopRefund[];
+  returns: ShopReturn[];
   cancelledAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -222,7 +287,15 @@ export type WebhookTopic =
   | 'REFUNDS_CREATE'
   | 'PRODUCTS_CREATE'
   | 'PRODUCTS_UPDATE'
-  | 'FULFILLMENTS_CREATE';
+  | 'FULFILLMENTS_CREATE'
+  | 'FULFILLMENTS_UPDATE'
+  | 'RETURNS_REQUEST'
+  | 'RETURNS_APPROVE'
+  | 'RETURNS_DECLINE'
+  | 'RETURNS_CANCEL'
+  | 'RETURNS_CLOSE'
+  | 'RETURNS_REOPEN'
+  | 'REVERSE_FULFILLMENT_ORDERS_DISPOSE';
 export const WEBHOOK_TOPICS: WebhookTopic[] = [
   'APP_UNINSTALLED',
   'INVENTORY_LEVELS_UPDATE',
@@ -235,7 +308,25 @@ export const WEBHOOK_TOPICS: WebhookTopic[] = [
   'PRODUCTS_CREATE',
   'PRODUCTS_UPDATE',
   'FULFILLMENTS_CREATE',
+  'FULFILLMENTS_UPDATE',
+  'RETURNS_REQUEST',
+  'RETURNS_APPROVE',
+  'RETURNS_DECLINE',
+  'RETURNS_CANCEL',
+  'RETURNS_CLOSE',
+  'RETURNS_REOPEN',
+  'REVERSE_FULFILLMENT_ORDERS_DISPOSE',
 ];
+/** Topics whose payloads hold returns: Shopify subscribes them only for an app granted read_returns. */
+export const RETURN_TOPICS: ReadonlySet<WebhookTopic> = new Set([
+  'RETURNS_REQUEST',
+  'RETURNS_APPROVE',
+  'RETURNS_DECLINE',
+  'RETURNS_CANCEL',
+  'RETURNS_CLOSE',
+  'RETURNS_REOPEN',
+  'REVERSE_FULFILLMENT_ORDERS_DISPOSE',
+]);
 /** ORDERS_CREATE → orders/create, as Shopify's X-Shopify-Topic header names it. */
 export const topicHeader = (topic: WebhookTopic) => {
   const [first, ...rest] = topic.toLowerCase().split('_');
@@ -519,7 +610,11 @@ export class ShopifyStore {
             status: 'SUCCESS',
             locationId: fo.locationId,
             tracking: [{ company: 'UPS', number: `1Z${String(order.id).slice(-10)}`, url: null }],
-            lines: fo.lineItems.map((l) => ({ lineItemId: l.lineItemId, quantity: l.remainingQuantity })),
+            lines: fo.lineItems.map((l) => ({
+              id: shop.nextId(),
+              lineItemId: l.lineItemId,
+              quantity: l.remainingQuantity,
+            })),
             createdAt: order.createdAt,
           });
           for (const l of fo.lineItems) l.remainingQuantity = 0;
@@ -712,6 +807,7 @@ export class ShopifyStore {
         },
       ],
       refunds: [],
+      returns: [],
       cancelledAt: null,
       createdAt: input.at,
       updatedAt: input.at,
@@ -742,7 +838,7 @@ export class ShopifyStore {
     input: { reason: string; refund: boolean; restock: boolean; staffNote?: string | null },
   ): { code: string; message: string } | null {
     if (order.cancelledAt) return { code: 'INVALID', message: 'Order has already been cancelled' };
-    if (order.fulfillments.length > 0)
+    if (order.fulfillments.some((f) => f.status === 'SUCCESS'))
       return {
         code: 'INVALID',
         message: 'Cannot cancel an order that has fulfillments. Cancel the fulfillments first.',
@@ -759,10 +855,12 @@ export class ShopifyStore {
         const line = order.lineItems.find((l) => l.id === fl.lineItemId) as ShopLineItem;
         line.cancelledQuantity += take;
         refundLines.push({
+          id: shop.nextId(),
           lineItemId: line.id,
           quantity: take,
           restockType: input.restock ? 'CANCEL' : 'NO_RESTOCK',
           locationId: input.restock ? fo.locationId : null,
+          ...lineShare(line, take),
         });
         const variant = line.variantId === null ? undefined : shop.variants.get(line.variantId);
         const level = variant && this.level(shop, variant.inventoryItemId, fo.locationId);
@@ -783,9 +881,12 @@ export class ShopifyStore {
     let refund: ShopRefund | null = null;
     if (amount > 0 || (input.refund && refundLines.length > 0)) {
       const sale = order.transactions.find((t) => t.kind === 'SALE');
-      if (amount > 0)
+      const transactionIds: number[] = [];
+      if (amount > 0) {
+        const id = shop.nextId();
+        transactionIds.push(id);
         order.transactions.push({
-          id: shop.nextId(),
+          id,
           kind: 'REFUND',
           gateway: sale?.gateway ?? 'manual',
           status: 'SUCCESS',
@@ -793,7 +894,24 @@ export class ShopifyStore {
           parentId: sale?.id ?? null,
           createdAt: at,
         });
-      refund = { id: shop.nextId(), note: null, amount, lines: refundLines, createdAt: at };
+      }
+      // A cancel's refund gives back what was paid: the shipping with it, no discrepancy.
+      const shipping = order.shippingPrice - order.refunds.reduce((s, r) => s + r.shipping, 0);
+      const worth = refundLines.reduce((s, l) => s + l.subtotal + l.tax, 0) + shipping;
+      const adjustments: ShopRefund['adjustments'] = [];
+      if (shipping > 0) adjustments.push({ id: shop.nextId(), kind: 'shipping_refund', amount: -shipping, tax: 0 });
+      if (worth !== amount)
+        adjustments.push({ id: shop.nextId(), kind: 'refund_discrepancy', amount: worth - amount, tax: 0 });
+      refund = {
+        id: shop.nextId(),
+        note: null,
+        amount,
+        lines: refundLines,
+        shipping,
+        adjustments,
+        transactionIds,
+        createdAt: at,
+      };
       order.refunds.push(refund);
     }
     order.cancelledAt = at;
@@ -802,7 +920,7 @@ export class ShopifyStore {
     order.updatedAt = at;
     const payload = this.orderPayload(shop, order);
     this.emit(shop, 'ORDERS_CANCELLED', payload);
-    if (refund) this.emit(shop, 'REFUNDS_CREATE', this.refundPayload(order, refund));
+    if (refund) this.emit(shop, 'REFUNDS_CREATE', this.refundPayload(shop, order, refund));
     this.emit(shop, 'ORDERS_UPDATED', payload);
     for (const t of touched) this.emitLevel(shop, t.itemId, t.locationId);
     return null;
@@ -811,16 +929,22 @@ export class ShopifyStore {
   snapshot(name: string): ShopSnapshot {
     const shop = this.shop(name);
     const stock: ShopSnapshot['stock'] = {};
+    const held: NonNullable<ShopSnapshot['onHand']> = {};
     for (const variant of shop.variants.values()) {
       const perLocation: Record<string, number> = {};
-      for (const [locationId, level] of shop.levels.get(variant.inventoryItemId) ?? [])
+      const onHandAt: Record<string, number> = {};
+      for (const [locationId, level] of shop.levels.get(variant.inventoryItemId) ?? []) {
         perLocation[gid('Location', locationId)] = level.available;
+        onHandAt[gid('Location', locationId)] = onHand(level);
+      }
       stock[variant.sku] = perLocation;
+      held[variant.sku] = onHandAt;
     }
     return {
       shop: name,
       locations: shop.locations.map((l) => ({ id: gid('Location', l.id), name: l.name })),
       stock,
+      onHand: held,
       products: shop.products.size,
       variants: shop.variants.size,
       orders: shop.orders.size,
@@ -1094,44 +1218,7 @@ export class ShopifyStore {
       shipping_address: restAddress(order.shippingAddress),
       tax_lines: t.tax > 0 ? [taxLine(t.tax, order.lineItems[0]?.taxRate ?? 0)] : [],
       discount_codes: t.discounts > 0 ? [{ code: 'SANDBOX', amount: money(t.discounts), type: 'fixed_amount' }] : [],
-      line_items: order.lineItems.map((l) => {
-        const variant = l.variantId === null ? undefined : shop.variants.get(l.variantId);
-        const product = l.productId === null ? undefined : shop.products.get(l.productId);
-        const fulfillable = unfulfilledQuantity(order, l.id);
-        const fulfilled = fulfilledQuantity(order, l.id);
-        return {
-          id: l.id,
-          admin_graphql_api_id: gid('LineItem', l.id),
-          variant_id: l.variantId,
-          product_id: l.productId,
-          sku: l.sku,
-          title: l.title,
-          variant_title: l.variantTitle,
-          name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
-          vendor: product?.vendor ?? null,
-          quantity: l.quantity,
-          current_quantity: l.quantity - l.refundedQuantity - l.cancelledQuantity,
-          fulfillable_quantity: fulfillable,
-          fulfillment_status: fulfilled >= l.quantity ? 'fulfilled' : fulfilled > 0 ? 'partial' : null,
-          fulfillment_service: 'manual',
-          price: money(l.price),
-          price_set: set(l.price),
-          total_discount: money(l.discount),
-          total_discount_set: set(l.discount),
-          discount_allocations:
-            l.discount > 0
-              ? [{ amount: money(l.discount), amount_set: set(l.discount), discount_application_index: 0 }]
-              : [],
-          tax_lines: l.tax > 0 ? [taxLine(l.tax, l.taxRate)] : [],
-          taxable: true,
-          requires_shipping: !pickup,
-          gift_card: false,
-          grams: 0,
-          product_exists: product !== undefined,
-          properties: [],
-          variant_inventory_management: variant ? 'shopify' : null,
-        };
-      }),
+      line_items: this.orderLineItemsPayload(shop, order),
       shipping_lines: [
         {
           id: order.id + 1,
@@ -1150,7 +1237,7 @@ export class ShopifyStore {
         id: f.id,
         admin_graphql_api_id: gid('Fulfillment', f.id),
         order_id: order.id,
-        status: 'success',
+        status: f.status.toLowerCase(),
         location_id: f.locationId,
         created_at: f.createdAt,
         tracking_company: f.tracking[0]?.company ?? null,
@@ -1158,34 +1245,66 @@ export class ShopifyStore {
         tracking_numbers: f.tracking.map((x) => x.number).filter(Boolean),
         line_items: f.lines.map((x) => ({ id: x.lineItemId, quantity: x.quantity })),
       })),
-      refunds: order.refunds.map((r) => this.refundPayload(order, r)),
+      refunds: order.refunds.map((r) => this.refundPayload(shop, order, r)),
     };
   }
 
-  refundPayload(order: ShopOrder, refund: ShopRefund) {
-    return {
-      id: refund.id,
-      admin_graphql_api_id: gid('Refund', refund.id),
-      order_id: order.id,
-      created_at: refund.createdAt,
-      processed_at: refund.createdAt,
-      note: refund.note,
-      restock: refund.lines.some((l) => l.restockType !== 'NO_RESTOCK'),
-      refund_line_items: refund.lines.map((l) => {
-        const line = order.lineItems.find((x) => x.id === l.lineItemId);
-        return {
-          line_item_id: l.lineItemId,
-          quantity: l.quantity,
-          restock_type: l.restockType.toLowerCase(),
-          location_id: l.locationId,
-          subtotal: money((line?.price ?? 0) * l.quantity),
-        };
-      }),
-      transactions:
-        refund.amount > 0
-          ? [{ kind: 'refund', amount: money(refund.amount), status: 'success', currency: order.currency }]
-          : [],
-    };
+  /** An order's line items as its REST resource holds them. */
+  orderLineItemsPayload(shop: Shop, order: ShopOrder) {
+    const set = (minor: number) => ({
+      shop_money: { amount: money(minor), currency_code: order.currency },
+      presentment_money: { amount: money(minor), currency_code: order.currency },
+    });
+    const taxLine = (minor: number, rate: number) => ({
+      title: 'Sales Tax',
+      price: money(minor),
+      rate,
+      price_set: set(minor),
+      channel_liable: false,
+    });
+    const pickup = order.fulfillmentOrders.some((f) => f.methodType === 'PICK_UP');
+    return order.lineItems.map((l) => {
+      const variant = l.variantId === null ? undefined : shop.variants.get(l.variantId);
+      const product = l.productId === null ? undefined : shop.products.get(l.productId);
+      const fulfillable = unfulfilledQuantity(order, l.id);
+      const fulfilled = fulfilledQuantity(order, l.id);
+      return {
+        id: l.id,
+        admin_graphql_api_id: gid('LineItem', l.id),
+        variant_id: l.variantId,
+        product_id: l.productId,
+        sku: l.sku,
+        title: l.title,
+        variant_title: l.variantTitle,
+        name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
+        vendor: product?.vendor ?? null,
+        quantity: l.quantity,
+        current_quantity: l.quantity - l.refundedQuantity - l.cancelledQuantity,
+        fulfillable_quantity: fulfillable,
+        fulfillment_status: fulfilled >= l.quantity ? 'fulfilled' : fulfilled > 0 ? 'partial' : null,
+        fulfillment_service: 'manual',
+        price: money(l.price),
+        price_set: set(l.price),
+        total_discount: money(l.discount),
+        total_discount_set: set(l.discount),
+        discount_allocations:
+          l.discount > 0
+            ? [{ amount: money(l.discount), amount_set: set(l.discount), discount_application_index: 0 }]
+            : [],
+        tax_lines: l.tax > 0 ? [taxLine(l.tax, l.taxRate)] : [],
+        taxable: true,
+        requires_shipping: !pickup,
+        gift_card: false,
+        grams: 0,
+        product_exists: product !== undefined,
+        properties: [],
+        variant_inventory_management: variant ? 'shopify' : null,
+      };
+    });
+  }
+
+  refundPayload(shop: Shop, order: ShopOrder, refund: ShopRefund) {
+    return refundPayload(this, shop, order, refund);
   }
 
   /** Shopify sends inventory_levels/update for every change of `available`, whoever made it. */
@@ -1204,7 +1323,8 @@ export function unfulfilledQuantity(order: ShopOrder, lineItemId: number): numbe
 
 export function fulfilledQuantity(order: ShopOrder, lineItemId: number): number {
   let done = 0;
-  for (const f of order.fulfillments) for (const l of f.lines) if (l.lineItemId === lineItemId) done += l.quantity;
+  for (const f of order.fulfillments)
+    if (f.status === 'SUCCESS') for (const l of f.lines) if (l.lineItemId === lineItemId) done += l.quantity;
   return done;
 }
 

@@ -617,6 +617,50 @@ export function apiRoutes(app: FastifyInstance, store: SquareStore, ctx: Sandbox
     });
   });
 
+  // ListPaymentRefunds: created_at (begin_time/end_time) or updated_at (updated_at_begin_time/…_end_time)
+  // ranges, location_id, status, source_type; sorted by sort_field (CREATED_AT default) in sort_order (DESC
+  // default); at most 100 a page. An empty answer is `{}`.
+  app.get<{ Querystring: Record<string, string | undefined> }>('/v2/refunds', scope('PAYMENTS_READ'), async (req) => {
+    const m = merchantOf(req);
+    const q = req.query;
+    const limit = limitOf(q.limit === undefined ? undefined : Number(q.limit), 100, 100);
+    const sortField = q.sort_field ?? 'CREATED_AT';
+    if (!['CREATED_AT', 'UPDATED_AT'].includes(sortField))
+      throw invalid('INVALID_ENUM_VALUE', 'Unknown sort_field.', 'sort_field');
+    const sortOrder = q.sort_order ?? 'DESC';
+    if (!['ASC', 'DESC'].includes(sortOrder)) throw invalid('INVALID_ENUM_VALUE', 'Unknown sort_order.', 'sort_order');
+    const yearAgo = Date.now() - 365 * 24 * 60 * 60 * 1000;
+    const begin = timeOf(q.begin_time, 'begin_time') ?? yearAgo;
+    const end = timeOf(q.end_time, 'end_time');
+    const updatedBegin = timeOf(q.updated_at_begin_time, 'updated_at_begin_time');
+    const updatedEnd = timeOf(q.updated_at_end_time, 'updated_at_end_time');
+    const field = sortField === 'UPDATED_AT' ? 'updated_at' : 'created_at';
+    const { cursor: _c, ...rest } = q;
+    const fingerprint = `refunds:${JSON.stringify(rest)}`;
+    const offset = decodeCursor(q.cursor, fingerprint);
+    const all = [...m.refunds.values()]
+      .filter((r) => {
+        const created = Date.parse(String(r.created_at));
+        const updated = Date.parse(String(r.updated_at));
+        return (
+          created >= begin &&
+          (end === undefined || created <= end) &&
+          (updatedBegin === undefined || updated >= updatedBegin) &&
+          (updatedEnd === undefined || updated <= updatedEnd) &&
+          (!q.location_id || r.location_id === q.location_id) &&
+          (!q.status || r.status === q.status) &&
+          (!q.source_type || q.source_type === 'CARD')
+        );
+      })
+      .sort((a, b) => {
+        const cmp = String(a[field]).localeCompare(String(b[field])) || a.id.localeCompare(b.id);
+        return sortOrder === 'ASC' ? cmp : -cmp;
+      });
+    const { items, cursor } = page(all, offset, limit, fingerprint);
+    if (items.length === 0) return {};
+    return { refunds: items, ...(cursor ? { cursor } : {}) };
+  });
+
   app.get<{ Params: { id: string } }>('/v2/refunds/:id', scope('PAYMENTS_READ'), async (req) => {
     const refund = merchantOf(req).refunds.get(req.params.id);
     if (!refund)

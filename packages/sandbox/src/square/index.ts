@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProviderSimulator, SandboxContext, ShopControl, ShopSnapshot } from '../context.ts';
 import { apiRoutes, renderError } from './api.ts';
 import { oauthRoutes } from './oauth.ts';
-import { type Environment, type Merchant, SquareError } from './state.ts';
+import { type Environment, invalid, type Merchant, SquareError } from './state.ts';
 import { SquareStore } from './store.ts';
 
 /**
@@ -108,6 +108,28 @@ function squareControl(stores: Record<Environment, SquareStore>, ctx: SandboxCon
         });
         for (const r of refunds) setTimeout(() => merchant.settleRefund(r.id), 200).unref();
         return { orderId: order.id, state: order.state, refunds: refunds.map((r) => r.id) };
+      }),
+    // POST /_control/square/{merchant}/orders/{id}/return: a POS return at the register of `location` (default
+    // the sale's store): a return order, Square's restock there, the card refund (state.ts returnAtRegister).
+    returnOrder: (shop, orderId, body) =>
+      asControlError(() => {
+        const merchant = find(shop);
+        if (body.lines.some((l) => l.restock === false))
+          throw invalid(
+            'BAD_REQUEST',
+            'Square POS restocks returned items; take damaged ones out afterwards with a stock change.',
+            'lines',
+          );
+        if (body.amount !== undefined || body.shipping !== undefined)
+          throw invalid('BAD_REQUEST', 'A return at the register refunds what the returned items cost.', 'amount');
+        const { order, refund } = merchant.returnAtRegister({
+          saleOrderId: orderId,
+          locationId: body.location,
+          lines: body.lines.map((l) => ({ sku: l.sku, lineUid: l.lineId, quantity: l.quantity })),
+          reason: body.note,
+        });
+        if (refund) setTimeout(() => merchant.settleRefund(refund.id), 200).unref();
+        return { orderId: order.id, refundId: refund?.id ?? null };
       }),
     action: (shop, action, body) => {
       const input = (body ?? {}) as { order_id?: unknown };

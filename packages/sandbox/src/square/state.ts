@@ -102,6 +102,8 @@ export interface Order extends Json {
   fulfillments: Json[];
   tenders: Json[];
   refunds: Json[];
+  /** Itemized returns (a return order's): each names its sale and the lines given back. */
+  returns?: Json[];
   total_money: Money;
 }
 
@@ -1259,9 +1261,142 @@ export class Merchant {
     return { order, refunds };
   }
 
+  // ---- Itemized returns -------------------------------------------------------------------------------
+
+  /**
+   * A return at the register (Square POS "Issue refund" → items): a new COMPLETED order at the store where
+   * the customer brings the goods, whose `returns[]` names the sale (`source_order_id`) and each returned
+   * line (`source_line_item_uid`, quantity, money), with `return_amounts`; the money goes back to the sale's
+   * card as a PaymentRefund whose order is the return order. Square POS restocks returned items at that store
+   * (NONE → IN_STOCK, so inventory.count.updated). Events: order.created, refund.created, order.updated, then
+   * refund.updated once the refund settles.
+   */
+  returnAtRegister(input: {
+    saleOrderId: string;
+    locationId?: string;
+    lines: { sku?: string; lineUid?: string; quantity: number }[];
+    reason?: string;
+  }): { order: Order; refund: Refund | null } {
+    const sale = this.orders.get(input.saleOrderId);
+    if (!sale)
+      throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Order \`${input.saleOrderId}\` not found.`);
+    if (sale.state !== 'COMPLETED' && !this.stockMoved.has(sale.id))
+      throw invalid('BAD_REQUEST', 'Only a paid sale can be returned.', 'source_order_id');
+    const location = input.locationId ? this.location(input.locationId) : this.location(sale.location_id);
+    if (!location)
+      throw new SquareError(404, 'INVALID_REQUEST_ERROR', 'NOT_FOUND', `Location ${input.locationId} not found.`);
+    const returned = new Map<string, number>();
+    for (const o of this.orders.values())
+      for (const r of (o.returns as Json[] | undefined) ?? [])
+        if (r.source_order_id === sale.id)
+          for (const l of (r.return_line_items as Json[]) ?? [])
+            returned.set(
+              String(l.source_line_item_uid),
+              (returned.get(String(l.source_line_item_uid)) ?? 0) + Number(l.quantity),
+            );
+    const money = (amount: number) => ({ amount, currency: this.currency });
+    const lines = input.lines.map((l) => {
+      const line = sale.line_items.find((x) =>
+        l.lineUid
+          ? x.uid === l.lineUid
+          : (this.objects.get(String(x.catalog_object_id))?.item_variation_data as Json | undefined)?.sku === l.sku,
+      );
+      if (!line) throw invalid('INVALID_VALUE', `The sale has no line ${l.lineUid ?? l.sku}.`, 'return_line_items');
+      const left = Number(line.quantity) - (returned.get(String(line.uid)) ?? 0);
+      if (!Number.isInteger(l.quantity) || l.quantity < 1 || l.quantity > left)
+        throw invalid('INVALID_VALUE', `Only ${left} of ${String(line.name)} can be returned.`, 'return_line_items');
+      returned.set(String(line.uid), (returned.get(String(line.uid)) ?? 0) + l.quantity);
+      const share = (key: string) =>
+        Math.round((Number((line[key] as Money | undefined)?.amount ?? 0) * l.quantity) / Number(line.quantity));
+      const gross = share('gross_sales_money');
+      const tax = share('total_tax_money');
+      const discount = share('total_discount_money');
+      return {
+        uid: squareId.uid(this.rng),
+        source_line_item_uid: line.uid,
+        name: line.name,
+        quantity: String(l.quantity),
+        catalog_object_id: line.catalog_object_id,
+        catalog_version: line.catalog_version,
+        variation_name: line.variation_name,
+        item_type: 'ITEM',
+        base_price_money: line.base_price_money,
+        variation_total_price_money: money(gross),
+        gross_return_money: money(gross),
+        total_tax_money: money(tax),
+        total_discount_money: money(discount),
+        total_money: money(gross - discount + tax),
+      };
+    });
+    const sum = (key: string) => lines.reduce((s, l) => s + (l[key as keyof typeof l] as Money).amount, 0);
+    const amounts = {
+      total_money: money(sum('total_money')),
+      tax_money: money(sum('total_tax_money')),
+      discount_money: money(sum('total_discount_money')),
+      tip_money: money(0),
+      service_charge_money: money(0),
+    };
+    const at = this.now();
+    const order: Order = {
+      id: squareId.order(this.rng),
+      location_id: location.id,
+      source: { name: 'Square Point of Sale' },
+      state: 'COMPLETED',
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      closed_at: at,
+      line_items: [],
+      returns: [
+        { uid: squareId.uid(this.rng), source_order_id: sale.id, return_line_items: lines, return_amounts: amounts },
+      ],
+      return_amounts: amounts,
+      fulfillments: [],
+      tenders: [],
+      refunds: [],
+      total_money: money(0),
+      total_tax_money: money(0),
+      total_discount_money: money(0),
+      net_amounts: {
+        total_money: money(-amounts.total_money.amount),
+        tax_money: money(-amounts.tax_money.amount),
+        discount_money: money(-amounts.discount_money.amount),
+        tip_money: money(0),
+        service_charge_money: money(0),
+      },
+    };
+    this.orders.set(order.id, order);
+    this.emit({ type: 'order.created', order });
+    const changes = lines
+      .filter((l) => typeof l.catalog_object_id === 'string' && this.objects.has(l.catalog_object_id))
+      .map((l) => ({
+        type: 'ADJUSTMENT',
+        adjustment: {
+          catalog_object_id: l.catalog_object_id,
+          location_id: location.id,
+          from_state: 'NONE',
+          to_state: 'IN_STOCK',
+          quantity: l.quantity,
+          occurred_at: at,
+        },
+      }));
+    if (changes.length > 0) this.applyChanges(changes, false);
+    const payment = sale.tenders.map((t) => this.payments.get(String(t.id))).find((p) => p !== undefined);
+    const refund =
+      payment && amounts.total_money.amount > 0
+        ? this.refund({
+            paymentId: payment.id,
+            amount: amounts.total_money,
+            reason: input.reason ?? 'Returned goods',
+            orderId: order.id,
+          })
+        : null;
+    return { order, refund };
+  }
+
   // ---- Refunds ---------------------------------------------------------------------------------------
 
-  refund(input: { paymentId: string; amount: Money; reason?: string }): Refund {
+  refund(input: { paymentId: string; amount: Money; reason?: string; orderId?: string }): Refund {
     const payment = this.payments.get(input.paymentId);
     if (!payment)
       throw new SquareError(
@@ -1301,15 +1436,17 @@ export class Merchant {
       id: `${payment.id}_${squareId.uid(this.rng)}`,
       status: 'PENDING',
       payment_id: payment.id,
-      order_id: payment.order_id,
-      location_id: payment.location_id,
+      order_id: input.orderId ?? payment.order_id,
+      location_id: input.orderId
+        ? (this.orders.get(input.orderId)?.location_id ?? payment.location_id)
+        : payment.location_id,
       amount_money: { ...input.amount },
       reason: input.reason ?? '',
       created_at: at,
       updated_at: at,
     };
     this.refunds.set(refund.id, refund);
-    const order = this.orders.get(payment.order_id);
+    const order = this.orders.get(refund.order_id);
     if (order) {
       order.refunds.push({
         id: refund.id,
@@ -1344,7 +1481,7 @@ export class Merchant {
     const order = this.orders.get(refund.order_id);
     const line = order?.refunds.find((r) => r.id === id);
     if (order && line) {
-      line.status = 'COMPLETED';
+      line.status = 'APPROVED';
       order.version += 1;
       order.updated_at = refund.updated_at as string;
     }
