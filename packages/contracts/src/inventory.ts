@@ -60,6 +60,13 @@ const EnabledFlag = z.preprocess(
   z.boolean(),
 );
 
+/** Routing's coordinates of a location (decimal degrees); null: placed from its postal code when it has one. */
+export const Latitude = z.number().min(-90, 'Should be between -90 and 90').max(90, 'Should be between -90 and 90');
+export const Longitude = z
+  .number()
+  .min(-180, 'Should be between -180 and 180')
+  .max(180, 'Should be between -180 and 180');
+
 export const LocationInput = z.object({
   name: z.string().trim().min(1, '* Required').max(100),
   /** The POS store (Square location id) this location is. */
@@ -69,6 +76,8 @@ export const LocationInput = z.object({
   pickup: z.boolean().default(false),
   priority: z.number().int().min(0).max(1000).default(0),
   address: LocationAddress.default({}),
+  latitude: Latitude.nullish(),
+  longitude: Longitude.nullish(),
 });
 export type LocationInput = z.input<typeof LocationInput>;
 export const LocationPatch = z.object({
@@ -79,6 +88,8 @@ export const LocationPatch = z.object({
   pickup: z.boolean().optional(),
   priority: z.number().int().min(0).max(1000).optional(),
   address: LocationAddress.optional(),
+  latitude: Latitude.nullish(),
+  longitude: Longitude.nullish(),
 });
 export type LocationPatch = z.input<typeof LocationPatch>;
 
@@ -91,6 +102,9 @@ export const Location = z.object({
   pickup: z.boolean(),
   priority: z.number().int(),
   address: LocationAddress,
+  /** For routing's distances (issue 14); the server always sends them (null when not set). */
+  latitude: z.number().nullish(),
+  longitude: z.number().nullish(),
   created_at: z.date(),
   updated_at: z.date(),
 });
@@ -144,14 +158,25 @@ export type Buffer = z.infer<typeof Buffer>;
 
 // ---------------------------------------------------------------------------------------------- syncs
 
-export const SYNC_TYPES = ['inventory_push', 'catalog_import', 'catalog_publish', 'reconcile'] as const;
+export const SYNC_TYPES = [
+  'inventory_push',
+  'catalog_import',
+  'catalog_publish',
+  'order_import',
+  'reconcile',
+  'refund',
+  'fulfillment_write_back',
+] as const;
 export const SyncType = z.enum(SYNC_TYPES);
 export type SyncType = z.infer<typeof SyncType>;
 export const SYNC_TYPE_LABELS: Record<SyncType, string> = {
   inventory_push: 'Stock push',
   catalog_import: 'Catalog import',
   catalog_publish: 'Catalog publish',
+  order_import: 'Order import',
   reconcile: 'Reconciliation',
+  refund: 'Refund',
+  fulfillment_write_back: 'Fulfillment write-back',
 };
 export const SYNC_STATUSES = ['queued', 'running', 'succeeded', 'partial', 'failed'] as const;
 export const SyncStatus = z.enum(SYNC_STATUSES);

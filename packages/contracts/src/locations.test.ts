@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LocationInput, LocationPatch, LocationsQuery } from './inventory.ts';
-import { EMPTY_LOCATION_FORM, formToLocationInput, LocationForm, locationToForm } from './locations.ts';
+import {
+  EMPTY_LOCATION_FORM,
+  formToLocationInput,
+  LOCATION_COORDINATE_MESSAGES,
+  LocationForm,
+  locationToForm,
+} from './locations.ts';
 
 describe('location shapes', () => {
   it('reads enabled sent as an empty string as false (SPEC §5), and "true"/"false" as booleans', () => {
@@ -56,6 +62,29 @@ describe('location shapes', () => {
         country: null,
         phone: null,
       },
+      latitude: null,
+      longitude: null,
+    });
+  });
+
+  it('takes coordinates as decimal degrees, both or neither', () => {
+    const base = { ...EMPTY_LOCATION_FORM, name: 'A', store_id: 'S' };
+    const messages = (form: Partial<typeof base>) =>
+      Object.fromEntries(
+        LocationForm.safeParse({ ...base, ...form }).error?.issues.map((i) => [i.path[0], i.message]) ?? [],
+      );
+    expect(messages({ latitude: '91', longitude: '0' })).toEqual({ latitude: 'Should be between -90 and 90' });
+    expect(messages({ latitude: '45', longitude: '-181' })).toEqual({ longitude: 'Should be between -180 and 180' });
+    expect(messages({ latitude: 'north', longitude: '1' })).toEqual({
+      latitude: 'Enter decimal degrees, such as 45.52',
+    });
+    expect(messages({ latitude: '45.52' })).toEqual({ longitude: LOCATION_COORDINATE_MESSAGES.both });
+    expect(messages({ longitude: '-122.68' })).toEqual({ latitude: LOCATION_COORDINATE_MESSAGES.both });
+    const input = formToLocationInput(LocationForm.parse({ ...base, latitude: ' 45.52 ', longitude: '-122.68' }));
+    expect(input).toMatchObject({ latitude: 45.52, longitude: -122.68 });
+    expect(locationToForm({ ...input, name: 'A', address: {} })).toMatchObject({
+      latitude: '45.52',
+      longitude: '-122.68',
     });
   });
 });

@@ -22,32 +22,60 @@ export const LOCATIONS_PAGE_SIZE = 25;
 
 const optionalText = (max: number) => z.string().trim().max(max, `Should be at most ${max} characters`);
 
+/** A coordinate typed as decimal degrees ("45.52", "-122.68"); empty: none. */
+const coordinate = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^[-+]?\d{1,3}(\.\d{1,10})?$/.test(v), 'Enter decimal degrees, such as 45.52')
+    .refine(
+      (v) => v === '' || Number.isNaN(Number(v)) || (Number(v) >= min && Number(v) <= max),
+      `Should be between ${min} and ${max}`,
+    );
+
+export const LOCATION_COORDINATE_MESSAGES = {
+  both: 'Enter both the latitude and the longitude, or neither',
+} as const;
+
 /**
  * The create/edit form: LocationInput with the address flattened into fields, so each input shows its own
  * message. `toLocationInput` turns it into what the API takes.
  */
-export const LocationForm = z.object({
-  name: LocationInput.shape.name,
-  store_id: LocationInput.shape.store_id,
-  enabled: z.boolean(),
-  ships: z.boolean(),
-  pickup: z.boolean(),
-  priority: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    z
-      .number({ error: '* Required' })
-      .int('Should be a whole number')
-      .min(0, 'Should be 0 or more')
-      .max(1000, 'Should be 1000 or less'),
-  ),
-  address1: optionalText(200),
-  address2: optionalText(200),
-  city: optionalText(100),
-  province: optionalText(100),
-  zip: optionalText(20),
-  country: optionalText(100),
-  phone: optionalText(40),
-});
+export const LocationForm = z
+  .object({
+    name: LocationInput.shape.name,
+    store_id: LocationInput.shape.store_id,
+    enabled: z.boolean(),
+    ships: z.boolean(),
+    pickup: z.boolean(),
+    priority: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z
+        .number({ error: '* Required' })
+        .int('Should be a whole number')
+        .min(0, 'Should be 0 or more')
+        .max(1000, 'Should be 1000 or less'),
+    ),
+    address1: optionalText(200),
+    address2: optionalText(200),
+    city: optionalText(100),
+    province: optionalText(100),
+    zip: optionalText(20),
+    country: optionalText(100),
+    phone: optionalText(40),
+    /** Routing's distances (issue 14); both empty: placed from the postal code. */
+    latitude: coordinate(-90, 90),
+    longitude: coordinate(-180, 180),
+  })
+  .superRefine((form, ctx) => {
+    const hasLatitude = form.latitude !== '';
+    if (hasLatitude !== (form.longitude !== ''))
+      ctx.addIssue({
+        code: 'custom',
+        message: LOCATION_COORDINATE_MESSAGES.both,
+        path: [hasLatitude ? 'longitude' : 'latitude'],
+      });
+  });
 export type LocationForm = z.input<typeof LocationForm>;
 
 export const LOCATION_ADDRESS_FIELDS = ['address1', 'address2', 'city', 'province', 'zip', 'country', 'phone'] as const;
@@ -66,6 +94,8 @@ export const EMPTY_LOCATION_FORM: LocationForm = {
   zip: '',
   country: '',
   phone: '',
+  latitude: '',
+  longitude: '',
 };
 
 /** A saved location as the form edits it. */
@@ -77,6 +107,8 @@ export function locationToForm(location: {
   pickup: boolean;
   priority: number;
   address: LocationAddress;
+  latitude?: number | null;
+  longitude?: number | null;
 }): LocationForm {
   const form: LocationForm = {
     ...EMPTY_LOCATION_FORM,
@@ -86,6 +118,8 @@ export function locationToForm(location: {
     ships: location.ships,
     pickup: location.pickup,
     priority: location.priority,
+    latitude: location.latitude === null || location.latitude === undefined ? '' : String(location.latitude),
+    longitude: location.longitude === null || location.longitude === undefined ? '' : String(location.longitude),
   };
   for (const field of LOCATION_ADDRESS_FIELDS) form[field] = location.address[field] ?? '';
   return form;
@@ -103,6 +137,8 @@ export function formToLocationInput(form: z.output<typeof LocationForm>) {
     pickup: form.pickup,
     priority: form.priority,
     address,
+    latitude: form.latitude === '' ? null : Number(form.latitude),
+    longitude: form.longitude === '' ? null : Number(form.longitude),
   };
 }
 

@@ -229,6 +229,8 @@ export const TIMELINE_KINDS = [
   'released',
   'comment',
   'write_back',
+  'shipment',
+  'returned',
 ] as const;
 export const TimelineKind = z.enum(TIMELINE_KINDS);
 export type TimelineKind = z.infer<typeof TimelineKind>;
