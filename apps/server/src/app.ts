@@ -22,6 +22,7 @@ import { resolveSession } from './modules/auth/auth.service.ts';
 import { billingRoutes } from './modules/billing/billing.webhooks.ts';
 import { channelWebhookRoutes } from './modules/channels/channels.webhooks.ts';
 import { fileRoutes } from './modules/files/files.rest.ts';
+import { carrierWebhookRoutes } from './modules/shipments/shipments.tracking.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
 import { restErrorHandler, sendError } from './rest/errors.ts';
 import type { Services } from './services.ts';
@@ -113,6 +114,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await healthRoutes(app, services);
   await channelWebhookRoutes(app, services);
   await billingRoutes(app, services);
+  await carrierWebhookRoutes(app, services);
   await fileRoutes(app, services);
 
   await app.register(fastifyTRPCPlugin, {

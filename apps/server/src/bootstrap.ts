@@ -11,6 +11,8 @@ import { parseKey } from './lib/crypto.ts';
 import { localSecret } from './lib/secrets.ts';
 import { TokenService } from './lib/tokens.ts';
 import { startInventoryWork } from './modules/inventory/inventory.jobs.ts';
+import { queueMetricsBackfill } from './modules/metrics/metrics.jobs.ts';
+import { onDeadLetter, scheduleNotificationJobs } from './modules/notifications/notifications.jobs.ts';
 import { needsSandbox, resolveProviders } from './providers.ts';
 import type { Services } from './services.ts';
 
@@ -61,12 +63,18 @@ export async function createServices(
 }
 
 export async function startJobs(services: Services, { work }: { work: boolean }) {
-  const queue = await startQueue(services.database, { logger: services.logger, jobs: jobDefinitions(services) });
+  const queue = await startQueue(services.database, {
+    logger: services.logger,
+    jobs: jobDefinitions(services),
+    onDeadLetter: onDeadLetter(services),
+  });
   services.queue = queue;
   if (work) {
     await queue.work();
     await startInventoryWork(services);
     await scheduleSweep(services);
+    await scheduleNotificationJobs(services);
+    await queueMetricsBackfill(services);
   }
   return queue;
 }

@@ -70,6 +70,10 @@ export const Config = z.object({
   SQUARE_WEBHOOK_SIGNATURE_KEY: z.string().optional(),
   /** Square hosts: `production` (connect.squareup.com) or `sandbox` (connect.squareupsandbox.com). */
   SQUARE_ENVIRONMENT: z.enum(['production', 'sandbox']).default('production'),
+  /** EasyPost (the carrier API labels are bought from). Unset: the sandbox's carrier simulator. */
+  EASYPOST_API_KEY: z.string().min(8).optional(),
+  /** The secret EasyPost signs our tracking webhook with; derived from CREDENTIALS_KEY when not set. */
+  EASYPOST_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** Use a sandbox that runs elsewhere (`npm run sandbox`) instead of starting one in process. */
   SANDBOX_URL: z.url().optional(),
   /** Port of the in-process sandbox; default PORT + 1 (0 when PORT is 0). */

@@ -59,7 +59,8 @@ export function needsSandbox(config: Config): boolean {
     config.STRIPE_SECRET_KEY &&
     config.SHOPIFY_API_KEY &&
     config.BIGCOMMERCE_CLIENT_ID &&
-    config.SQUARE_APPLICATION_ID
+    config.SQUARE_APPLICATION_ID &&
+    config.EASYPOST_API_KEY
   );
 }
 

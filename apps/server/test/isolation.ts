@@ -18,11 +18,23 @@ import { recordAudit } from '../src/modules/audit/audit.service.ts';
 import { billingIdTakingOperations, billingOwnRowOperations } from '../src/modules/billing/billing.isolation.ts';
 import { bufferIdTakingOperations, bufferOwnRowOperations } from '../src/modules/buffers/buffers.isolation.ts';
 import { channelIdTakingOperations, channelOwnRowOperations } from '../src/modules/channels/channels.isolation.ts';
+import {
+  fulfillmentIdTakingOperations,
+  fulfillmentOwnRowOperations,
+} from '../src/modules/fulfillment/fulfillment.isolation.ts';
 import { locationIdTakingOperations, locationOwnRowOperations } from '../src/modules/locations/locations.isolation.ts';
 import { mailMessages } from '../src/modules/mail/mail.tables.ts';
+import { metricsOwnRowOperations } from '../src/modules/metrics/metrics.isolation.ts';
+import {
+  notificationIdTakingOperations,
+  notificationOwnRowOperations,
+} from '../src/modules/notifications/notifications.isolation.ts';
 import { orderIdTakingOperations, orderOwnRowOperations } from '../src/modules/orders/orders.isolation.ts';
 import { catalogIdTakingOperations, catalogOwnRowOperations } from '../src/modules/products/catalog.isolation.ts';
 import { productIdTakingOperations, productOwnRowOperations } from '../src/modules/products/products.isolation.ts';
+import { returnIdTakingOperations, returnOwnRowOperations } from '../src/modules/returns/returns.isolation.ts';
+import { routingIdTakingOperations } from '../src/modules/routing/routing.isolation.ts';
+import { shipmentIdTakingOperations } from '../src/modules/shipments/shipments.isolation.ts';
 import { syncIdTakingOperations, syncOwnRowOperations } from '../src/modules/syncs/syncs.isolation.ts';
 import type { createTestApp } from './app.ts';
 import type { createSignedInAccount } from './factories.ts';
@@ -130,6 +142,11 @@ export const idTakingOperations: IdTakingOperation[] = [
   ...locationIdTakingOperations,
   ...syncIdTakingOperations,
   ...orderIdTakingOperations,
+  ...routingIdTakingOperations,
+  ...notificationIdTakingOperations,
+  ...returnIdTakingOperations,
+  ...fulfillmentIdTakingOperations,
+  ...shipmentIdTakingOperations,
   {
     name: 'apps.byId',
     create: createKey,
@@ -199,6 +216,10 @@ export const ownRowOperations: OwnRowOperation[] = [
   ...locationOwnRowOperations,
   ...syncOwnRowOperations,
   ...orderOwnRowOperations,
+  ...metricsOwnRowOperations,
+  ...notificationOwnRowOperations,
+  ...returnOwnRowOperations,
+  ...fulfillmentOwnRowOperations,
   {
     name: 'users.setColumnsFilter with A’s catalog_integration_id changes only B’s settings',
     async run(w) {

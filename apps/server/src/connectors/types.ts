@@ -210,10 +210,79 @@ export interface FulfillmentInput {
 
 export interface RefundInput {
   orderExternalId: string;
+  /** What goes back to the customer, minor units (lines + shipping + adjustment); 0 for a return without money. */
   amount: number;
   currency: string;
   reason?: string;
-  lines?: { lineExternalId: string; quantity: number }[];
+  /**
+   * The lines returned. `restock`: the units go back on sale (false: damaged, kept out of stock).
+   * `locationExternalId`: the channel's location they go back to (default: the refund's locationExternalId).
+   */
+  lines?: { lineExternalId: string; quantity: number; restock?: boolean; locationExternalId?: string | null }[];
+  /** The channel location the returned units go back to (the return store), for lines that do not name one. */
+  locationExternalId?: string | null;
+  /** Of `amount`, what refunds shipping (minor units), where the provider refunds shipping apart. */
+  shipping?: number;
+  /**
+   * Ours, stable across retries of the same refund (the write-back job's id): sent where the provider takes
+   * one (Square idempotency_key, Shopify @idempotent), else used to find a refund made by an unanswered call.
+   */
+  idempotencyKey?: string;
+}
+
+export interface RefundResult {
+  /** The ProviderReturn.externalId this refund has at the channel (what its webhook and listReturns will say). */
+  externalId: string;
+  /** The refund as the channel recorded it, read back when it could be (which units it restocked itself). */
+  ret?: ProviderReturn | null;
+}
+
+export interface ProviderReturnItem {
+  /** The order line returned (Shopify LineItem gid, BigCommerce order_product_id, Square line item uid). */
+  lineExternalId: string | null;
+  sku: string | null;
+  variantExternalId?: string | null;
+  quantity: number;
+  /** What the line refunds, minor units, tax included where the provider says it. */
+  total: number;
+  /** The units go back on sale (false: damaged, or the channel refunded without a return of goods). */
+  restock: boolean;
+  /** The channel location the units go back to (the return store); null when the channel does not say. */
+  locationExternalId: string | null;
+  /**
+   * The channel already put these units back on its OWN stock at locationExternalId (Shopify restockType
+   * RETURN, Square's POS return restock): its stock report will show +quantity there, which the ledger meets
+   * with a claim so the restock is counted once (docs/decisions/0008).
+   */
+  channelRestocked: boolean;
+}
+
+/**
+ * A return or refund at the channel, normalized: Shopify's refunds (each with the return it closes, when
+ * one), BigCommerce's refunds, Square's refunds and POS itemized returns (return orders). Minor units.
+ */
+export interface ProviderReturn {
+  externalId: string;
+  /** The sale order it returns from (null: an unlinked refund). */
+  orderExternalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * `pending`: asked for, not settled (a Shopify return still OPEN, a Square refund PENDING): nothing to
+   * restock yet. `completed`: done at the channel. `failed`: refused or cancelled there, nothing moved.
+   */
+  status: 'pending' | 'completed' | 'failed';
+  /** The channel's name for it (Shopify return name #1001-R1, Square receipt number), else null. */
+  receiptNumber: string | null;
+  /** The customer billed on the order, when the channel says. */
+  billName: string | null;
+  currency: string;
+  tax: number;
+  /** Refunded apart from the lines (shipping, order adjustments, a goodwill amount); may be negative (a fee). */
+  adjustment: number;
+  /** The money refunded in all (0 for a return without a refund yet). */
+  total: number;
+  items: ProviderReturnItem[];
 }
 
 /** A verified, parsed webhook delivery. */
@@ -264,14 +333,45 @@ export interface Connector {
   /** Orders created or updated since the cursor (an updated-at timestamp or provider cursor). */
   listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>>;
   createFulfillment(input: FulfillmentInput): Promise<{ externalId: string }>;
-  refund(input: RefundInput): Promise<{ externalId: string }>;
+  /**
+   * Writes a refund (and return of lines) made here to the channel, once: retried with the same
+   * idempotencyKey it makes no second refund.
+   */
+  refund(input: RefundInput): Promise<RefundResult>;
+  /**
+   * Returns and refunds created or updated since `since` (ISO time) or the cursor, oldest change first.
+   */
+  listReturns(input: { cursor: string | null; since?: string }): Promise<Page<ProviderReturn>>;
+  /**
+   * One return, read now (a webhook that names it). Takes what returnWebhook's externalId names; the read
+   * may carry another externalId (a Square refund of a POS return is read as its return order). null: not found.
+   */
+  getReturn?(externalId: string): Promise<ProviderReturn | null>;
   /** One order, read now (a webhook that carries only an id, a check before a write-back). null: not found. */
   getOrder?(externalId: string): Promise<ProviderOrder | null>;
+  /**
+   * Several orders read at once (at most 100; Square's BatchRetrieveOrders), where the provider can: one request
+   * instead of one each against its request budget. Each id maps to its order, or null as getOrder answers.
+   */
+  getOrders?(externalIds: string[]): Promise<Map<string, ProviderOrder | null>>;
   /**
    * Cancels the order at the channel (restocking its units there, as the provider does on cancel).
    * `unsupported`: the provider cannot cancel it through the API (the merchant is told to do it there).
    */
   cancelOrder?(input: { externalId: string; reason?: string | null }): Promise<{ ok: true } | { unsupported: string }>;
+  /**
+   * A pickup order's progress at the channel (issue 15): `ready` (Shopify: its pickup fulfillment order prepared
+   * for pickup; Square: the PICKUP fulfillment RESERVED then PREPARED) or `picked_up` (Shopify: that fulfillment
+   * order fulfilled; Square: the fulfillment COMPLETED; BigCommerce: the order's status 8 Awaiting Pickup, then
+   * 10 Completed). Idempotent: a state already reached is a success.
+   * `unsupported`: the channel's order cannot take it (the merchant is told). Absent: no pickup states.
+   */
+  updatePickup?(input: {
+    orderExternalId: string;
+    /** The channel's pickup location, when known. */
+    locationExternalId?: string | null;
+    state: 'ready' | 'picked_up';
+  }): Promise<{ ok: true } | { unsupported: string }>;
   /** Subscribes the topics we process to `callbackUrl` (idempotent). Square: no-op (app-level). */
   subscribeWebhooks(callbackUrl: string): Promise<void>;
 }
@@ -300,4 +400,18 @@ export interface ProviderModule {
    * order topic.
    */
   orderWebhook?(topic: string, payload: unknown): { order: ProviderOrder } | { externalId: string } | null;
+  /**
+   * The topics that report an order created or changed (what `orderWebhook` reads): their events are taken
+   * in per channel, in batches (orders/order-events.ts). Other topics naming an order (refunds) are not here.
+   */
+  orderTopics?: readonly string[];
+  /**
+   * What a return/refund webhook (Shopify refunds/create and returns/*, BigCommerce store/order/refund/created,
+   * Square refund.created|updated, a POS return's included) says: the whole return when the payload
+   * carries it (Shopify refunds/create), else which one to read with `getReturn`. null: not a return topic.
+   */
+  returnWebhook?(
+    topic: string,
+    payload: unknown,
+  ): { ret: ProviderReturn } | { externalId: string; orderExternalId?: string | null } | null;
 }

@@ -44,20 +44,21 @@ export interface Database extends SqlExecutor {
 export type DatabaseOptions =
   | { url: string; poolMax?: number }
   | { dataDir: string } // PGlite persisted under dataDir/db
-  | { memory: true }; // PGlite in memory (tests)
+  | { memory: true; loadDataDir?: Blob }; // PGlite in memory (tests), optionally from a dump (`dumpDataDir`)
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return 'url' in options ? openPostgres(options.url, options.poolMax ?? 10) : openPglite(options);
 }
 
-async function openPglite(options: { dataDir: string } | { memory: true }): Promise<Database> {
+async function openPglite(options: { dataDir: string } | { memory: true; loadDataDir?: Blob }): Promise<Database> {
   let dir: string | undefined;
   if ('dataDir' in options) {
     dir = join(options.dataDir, 'db');
     mkdirSync(dir, { recursive: true });
   }
+  const loadDataDir = 'loadDataDir' in options ? options.loadDataDir : undefined;
   // pg_trgm: the orders search index (migration 0012), as on a PostgreSQL server.
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   let closed = false;
   return {

@@ -55,10 +55,11 @@ describe('job queue', () => {
     await second.close();
   });
 
-  it('retries a failing job with growing delays, then dead-letters it with its data', async () => {
+  it('retries a failing job with growing delays, then dead-letters it with its data and says so once', async () => {
     const database: Database = await createTestDatabase();
     const { logger, lines } = memoryLogger();
     const attempts: number[] = [];
+    const deadLetters: { name: string; data: unknown; error: string; afterAttempts: number }[] = [];
     const job: JobDefinition<{ order: string }> = {
       name: 'orders.import',
       retryLimit: 2,
@@ -73,6 +74,10 @@ describe('job queue', () => {
       logger,
       jobs: [job as JobDefinition<never>],
       pollingIntervalSeconds: 0.5,
+      // The notifications hook: told of the last failure only.
+      onDeadLetter: async (name, data, error) => {
+        deadLetters.push({ name, data, error: (error as Error).message, afterAttempts: attempts.length });
+      },
     });
     const id = (await queue.send('orders.import', { order: '#1001' })) as string;
     await queue.work();
@@ -87,8 +92,41 @@ describe('job queue', () => {
 
     const [dead] = await queue.boss.fetch<{ order: string }>(deadLetterName('orders.import'));
     expect(dead?.data).toEqual({ order: '#1001' });
+    expect(deadLetters).toEqual([
+      { name: 'orders.import', data: { order: '#1001' }, error: 'channel answered 503', afterAttempts: 3 },
+    ]);
     expect(lines.filter((l) => l.msg?.toString().startsWith('job failed'))).toHaveLength(3);
 
+    await queue.stop();
+    await database.close();
+  });
+
+  it('runs a type this process works at once, in process; a run that fails is queued and retried', {
+    timeout: 180_000,
+  }, async () => {
+    const database: Database = await createTestDatabase();
+    const { logger } = memoryLogger();
+    const seen: { channelId: string; id: string }[] = [];
+    const job: JobDefinition<{ channelId: string }> = {
+      name: 'channels.stock-events',
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      handler: async ({ channelId }, meta) => {
+        seen.push({ channelId, id: meta.id });
+        if (seen.length === 1) throw new Error('channel answered 503');
+      },
+    };
+    const queue = await startQueue(database, {
+      logger,
+      jobs: [job as JobDefinition<never>],
+      pollingIntervalSeconds: 0.5,
+    });
+    await queue.work();
+    await queue.run('channels.stock-events', { channelId: 'ch_1' }, { singletonKey: 'ch_1' });
+    // Started before `run` answered, without a job; its failure became a job, which a worker then ran.
+    expect(seen).toEqual([{ channelId: 'ch_1', id: 'in-process' }]);
+    await until(() => seen.length === 2);
+    expect(seen[1]).toMatchObject({ channelId: 'ch_1', id: expect.not.stringMatching(/^in-process$/) });
     await queue.stop();
     await database.close();
   });

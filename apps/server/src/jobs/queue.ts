@@ -33,6 +33,13 @@ export interface JobQueue {
   /** Starts the workers of every registered job type in this process. */
   work(): Promise<void>;
   /**
+   * Runs a job of a type this process works at once, in this process, without the round trip through the
+   * queue: for latency-critical work whose input is already stored (a webhook's event row), so the request
+   * that stored it answers sooner. A run that fails is sent as a job (retried and dead-lettered as any). Where
+   * this process does not work the type (a web-only process), or it is stopping, the job is sent.
+   */
+  run<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<void>;
+  /**
    * Wakes this process's idle workers of a job type to fetch now instead of at their next poll (a no-op
    * where the process does not work that type). For latency-critical jobs sent from this process.
    */
@@ -44,6 +51,8 @@ export interface QueueOptions {
   logger: Logger;
   jobs: JobDefinition<never>[];
   pollingIntervalSeconds?: number;
+  /** Told when a job fails its last retry (it then lands in its dead-letter queue): notifications. */
+  onDeadLetter?: (jobName: string, data: unknown, error: unknown) => Promise<void>;
 }
 
 export async function startQueue(database: Database, options: QueueOptions): Promise<JobQueue> {
@@ -71,9 +80,37 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
 
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
   const workerIds = new Map<string, string[]>();
+  /** Runs started here by `run`, awaited by `stop`. */
+  const running = new Set<Promise<void>>();
+  let stopping = false;
+  const send = (name: string, data: object, sendOptions: PgBoss.SendOptions = {}) => boss.send(name, data, sendOptions);
+  const notify = (name: string) => {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  };
   return {
     boss,
-    send: (name, data, sendOptions = {}) => boss.send(name, data, sendOptions),
+    send,
+    async run(name, data, sendOptions = {}) {
+      const job = jobs.find((j) => j.name === name);
+      if (!job || stopping || !workerIds.has(name)) {
+        await send(name, data, sendOptions);
+        notify(name);
+        return;
+      }
+      const handler = job.handler as JobDefinition['handler'];
+      const started = (async () => {
+        try {
+          await handler(data, { id: 'in-process', retryCount: 0 });
+        } catch (err) {
+          logger.warn({ err, job: name }, 'in-process run failed; queued to be retried');
+          await send(name, data, sendOptions).catch((sendErr: unknown) =>
+            logger.error({ err: sendErr, job: name }, 'a failed in-process run could not be queued'),
+          );
+        }
+      })();
+      running.add(started);
+      void started.finally(() => running.delete(started));
+    },
     async work() {
       for (const job of jobs) {
         const handler = job.handler as JobDefinition['handler'];
@@ -94,6 +131,11 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
                 await handler(item.data, meta);
               } catch (err) {
                 log.warn({ err }, 'job failed; it will be retried or dead-lettered');
+                if (item.retryCount >= (job.retryLimit ?? 5) && options.onDeadLetter) {
+                  await options
+                    .onDeadLetter(job.name, item.data, err)
+                    .catch((notifyErr: unknown) => log.error({ err: notifyErr }, 'dead letter not notified'));
+                }
                 throw err;
               }
             },
@@ -102,10 +144,12 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
         }
       }
     },
-    notify(name) {
-      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
-    },
+    notify,
     async stop({ timeoutMs = 20_000 } = {}) {
+      // Runs started here finish first (a failed one is still sent as a job meanwhile).
+      stopping = true;
+      const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+      await Promise.race([Promise.allSettled([...running]), timer]);
       // graceful: running handlers finish (up to the timeout); close: false because the database
       // belongs to the app, which closes it after the queue.
       await boss.stop({ graceful: true, close: database.kind === 'postgres', timeout: timeoutMs, wait: true });

@@ -1,10 +1,19 @@
 import { BILLING_EVENT_JOB, processBillingEvent } from '../modules/billing/billing.webhooks.ts';
 import { CHANNEL_WEBHOOK_JOB, processWebhookEvent } from '../modules/channels/channels.webhooks.ts';
+import { fulfillmentJobDefinitions } from '../modules/fulfillment/fulfillment.jobs.ts';
 import { processInventoryEvents } from '../modules/inventory/inbound.ts';
 import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
 import { CHANNEL_STOCK_EVENTS_JOB } from '../modules/inventory/schedule.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';
-import { cancelAtChannel, importOrders, ORDER_IMPORT_JOB } from '../modules/orders/orders.import.ts';
+import { metricsJobDefinitions } from '../modules/metrics/metrics.jobs.ts';
+import { notificationJobDefinitions } from '../modules/notifications/notifications.jobs.ts';
+import { ORDER_EVENTS_JOB, processOrderEvents } from '../modules/orders/order-events.ts';
+import {
+  cancelAtChannel,
+  importOrders,
+  ORDER_IMPORT_JOB,
+  ORDER_IMPORT_RETRIES,
+} from '../modules/orders/orders.import.ts';
 import { ORDER_CANCEL_JOB } from '../modules/orders/orders.service.ts';
 import { CATALOG_DAILY_JOB, dispatchDailyCatalogSync } from '../modules/products/catalog.schedule.ts';
 import { CATALOG_IMPORT_JOB, CATALOG_IMPORT_RETRIES, runCatalogImport } from '../modules/products/catalog-import.ts';
@@ -13,6 +22,8 @@ import {
   CATALOG_PUBLISH_RETRIES,
   runCatalogPublish,
 } from '../modules/products/catalog-publish.ts';
+import { returnJobDefinitions } from '../modules/returns/returns.jobs.ts';
+import { shipmentJobDefinitions } from '../modules/shipments/shipments.jobs.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
 import { sweepJobDefinition } from './sweep.ts';
@@ -40,6 +51,15 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryLimit: 8,
     retryDelaySeconds: 5,
     concurrency: 2,
+    policy: 'short',
+  };
+  // A channel's order events, all waiting ones per pass (batches of 100); one pass per channel waits at a time.
+  const orderEvents: JobDefinition<{ channelId: string }> = {
+    name: ORDER_EVENTS_JOB,
+    handler: ({ channelId }) => processOrderEvents(services, channelId),
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    concurrency: 3,
     policy: 'short',
   };
   // One at a time: events of one subscription are applied in the order they are taken.
@@ -82,10 +102,10 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
   // failure tells the merchant to cancel at the channel).
   const orderImport: JobDefinition<{ channelId: string }> = {
     name: ORDER_IMPORT_JOB,
-    handler: async ({ channelId }) => {
-      await importOrders(services, channelId);
+    handler: async ({ channelId }, meta) => {
+      await importOrders(services, channelId, { retryCount: meta.retryCount, retryLimit: ORDER_IMPORT_RETRIES });
     },
-    retryLimit: 5,
+    retryLimit: ORDER_IMPORT_RETRIES,
     retryDelaySeconds: 30,
     retryBackoff: true,
     expireInSeconds: 60 * 60,
@@ -103,13 +123,19 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     mailSend as JobDefinition<never>,
     orderImport as JobDefinition<never>,
     orderCancel as JobDefinition<never>,
+    ...fulfillmentJobDefinitions(services),
     channelWebhook as JobDefinition<never>,
     stockEvents as JobDefinition<never>,
+    orderEvents as JobDefinition<never>,
     billingEvent as JobDefinition<never>,
     ...inventoryJobDefinitions(services),
     catalogImport as JobDefinition<never>,
     catalogPublish as JobDefinition<never>,
     catalogDaily as JobDefinition<never>,
+    ...shipmentJobDefinitions(services),
     sweepJobDefinition(services) as JobDefinition<never>,
+    ...returnJobDefinitions(services),
+    ...metricsJobDefinitions(services),
+    ...notificationJobDefinitions(services),
   ];
 }

@@ -4,6 +4,8 @@ import { requeueStrandedBillingEvents } from '../modules/billing/billing.webhook
 import { queueWaitingStockEvents, requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
 import { pruneClaims } from '../modules/inventory/claims.ts';
 import { queueDueOrderImports } from '../modules/orders/orders.import.ts';
+import { queueDueReturnImports } from '../modules/returns/returns.import.ts';
+import { sweepShipments } from '../modules/shipments/shipments.jobs.ts';
 import type { Services } from '../services.ts';
 import type { JobDefinition } from './queue.ts';
 
@@ -17,6 +19,8 @@ export async function sweepStrandedEvents(services: Services): Promise<{ channel
   };
   // Orders webhooks missed, pulled by each channel's cursor when its interval is due; met stock claims pruned.
   await queueDueOrderImports(services);
+  await sweepShipments(services);
+  await queueDueReturnImports(services);
   await pruneClaims(services.db);
   return found;
 }

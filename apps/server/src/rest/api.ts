@@ -8,11 +8,16 @@ import { buffersRest } from '../modules/buffers/buffers.rest.ts';
 import { channelsFrontendRest, channelsRest } from '../modules/channels/channels.rest.ts';
 import { exportsFrontendRest, exportsV1Rest } from '../modules/exports/exports.rest.ts';
 import { filesRest } from '../modules/files/files.rest.ts';
+import { fulfillmentFrontendRest, fulfillmentRest } from '../modules/fulfillment/fulfillment.rest.ts';
 import { locationsRest } from '../modules/locations/locations.rest.ts';
 import { mailRest } from '../modules/mail/mail.rest.ts';
+import { metricsFrontendRest, metricsRest } from '../modules/metrics/metrics.rest.ts';
 import { ordersFrontendRest, ordersRest } from '../modules/orders/orders.rest.ts';
 import { catalogFrontendRest, catalogRest } from '../modules/products/catalog.rest.ts';
 import { productsFrontendRest, productsRest } from '../modules/products/products.rest.ts';
+import { returnsRest } from '../modules/returns/returns.rest.ts';
+import { routingFrontendRest } from '../modules/routing/routing.rest.ts';
+import { shipmentsFrontendRest, shipmentsRest } from '../modules/shipments/shipments.rest.ts';
 import { syncsFrontendRest } from '../modules/syncs/syncs.rest.ts';
 import type { Services } from '../services.ts';
 import { optionsRest } from './options.rest.ts';
@@ -33,6 +38,10 @@ const modules: Record<RestVersion, RestModule[]> = {
     catalogFrontendRest,
     productsFrontendRest,
     ordersFrontendRest,
+    routingFrontendRest,
+    fulfillmentFrontendRest,
+    shipmentsFrontendRest,
+    metricsFrontendRest,
   ],
   v1: [
     statusRest,
@@ -45,6 +54,7 @@ const modules: Record<RestVersion, RestModule[]> = {
     productsRest,
     filesRest,
     ordersRest,
+    metricsRest,
   ],
   v2: [
     statusRest,
@@ -57,6 +67,10 @@ const modules: Record<RestVersion, RestModule[]> = {
     productsRest,
     filesRest,
     ordersRest,
+    fulfillmentRest,
+    returnsRest,
+    shipmentsRest,
+    metricsRest,
   ],
 };
 

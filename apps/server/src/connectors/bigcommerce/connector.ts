@@ -11,9 +11,13 @@ import type {
   ProductInput,
   ProviderOrder,
   ProviderProduct,
+  ProviderReturn,
   RefundInput,
+  RefundResult,
 } from '../types.ts';
 import { type BcClient, providerMessage } from './client.ts';
+import { updateBcPickup } from './pickup.ts';
+import { listRefunds, readRefund, writeRefund } from './returns.ts';
 import * as S from './schemas.ts';
 
 /** The most items one inventory adjustment takes (BigCommerce's documented cap). */
@@ -145,7 +149,7 @@ const isoDate = (rfc: string) => new Date(rfc).toISOString();
 export class BigCommerceConnector implements Connector {
   readonly type = 'bigcommerce' as const;
   readonly maxInventoryBatch = MAX_ADJUSTMENT_ITEMS;
-  private readonly client: BcClient;
+  readonly client: BcClient;
   private brands: Promise<Map<number, string>> | null = null;
 
   /** The control panel's orders page (live stores only: the sandbox has no control panel for orders). */
@@ -586,6 +590,14 @@ export class BigCommerceConnector implements Connector {
     return { ok: true };
   }
 
+  /** A pickup order's progress, as its status: 8 Awaiting Pickup, then 10 Completed (pickup.ts). */
+  async updatePickup(input: {
+    orderExternalId: string;
+    state: 'ready' | 'picked_up';
+  }): Promise<{ ok: true } | { unsupported: string }> {
+    return updateBcPickup(this, input);
+  }
+
   private async orderProducts(orderId: number) {
     const lines: z.infer<typeof S.OrderProduct>[] = [];
     for (let page = 1; ; page++) {
@@ -648,54 +660,23 @@ export class BigCommerceConnector implements Connector {
     });
   }
 
-  /**
-   * A refund through V3 payment actions: quote the lines (or a custom amount on the order), then refund
-   * the quoted amount to the original payment method. Refunds on one order are sequential at BigCommerce.
-   */
-  async refund(input: RefundInput): Promise<{ externalId: string }> {
-    const orderId = Number(input.orderExternalId);
-    const base = `/v3/orders/${orderId}/payment_actions`;
-    const lineItems = (input.lines ?? []).map((l) => ({
-      item_type: 'PRODUCT',
-      item_id: Number(l.lineExternalId),
-      quantity: l.quantity,
-    }));
-    const quoteFor = (items: unknown[]) =>
-      this.client.call(S.RefundQuote, 'POST', `${base}/refund_quotes`, { body: { items } }).catch((err) => {
-        throw this.refused(err, 'BigCommerce refused the refund');
-      });
-    let items: unknown[] = lineItems;
-    let quote = lineItems.length > 0 ? await quoteFor(lineItems) : null;
-    // The lines' value is not what the merchant refunds (a partial or goodwill amount): refund the amount.
-    if (!quote || toMinor(quote.data.total_refund_amount) !== input.amount) {
-      items = [{ item_type: 'ORDER', item_id: orderId, amount: toDecimal(input.amount) }];
-      quote = await quoteFor(items);
-    }
-    const methods = quote.data.refund_methods;
-    const method =
-      methods.find((m) => m.length === 1 && !m[0]?.offline && m[0]?.provider_id !== 'storecredit') ?? methods[0];
-    if (!method || method.length === 0)
-      throw new DomainError('UPSTREAM_FAILED', 'BigCommerce offered no way to refund');
-    const total = toMinor(quote.data.total_refund_amount);
-    const body = { items, payments: method, ...(input.reason ? { reason: input.reason } : {}) };
-    const before = await this.refunds(orderId);
-    const refund = await this.createOnce(
-      async () => (await this.client.call(S.one(S.Refund), 'POST', `${base}/refunds`, { body, maxRetries: 0 })).data,
-      async () =>
-        (await this.refunds(orderId)).find(
-          (r) => !before.some((b) => b.id === r.id) && toMinor(r.total_amount) === total,
-        ) ?? null,
-      'BigCommerce refused the refund',
-    );
-    return { externalId: String(refund.id) };
+  /** A refund through V3 payment actions, once per idempotency key (returns.ts). */
+  async refund(input: RefundInput): Promise<RefundResult> {
+    return writeRefund(this, input);
   }
 
-  private async refunds(orderId: number) {
-    return (await this.client.call(S.list(S.Refund), 'GET', `/v3/orders/${orderId}/payment_actions/refunds`)).data;
+  /** The store's refunds since a time (returns.ts): BigCommerce has no returns API. */
+  async listReturns(input: { cursor: string | null; since?: string }): Promise<Page<ProviderReturn>> {
+    return listRefunds(this, input);
+  }
+
+  async getReturn(externalId: string): Promise<ProviderReturn | null> {
+    return readRefund(this, externalId);
   }
 
   /** Creates something that has no idempotency key: retried only after checking it was not created. */
-  private async createOnce<T>(create: () => Promise<T>, find: () => Promise<T | null>, refusal: string): Promise<T> {
+  /** @internal */
+  async createOnce<T>(create: () => Promise<T>, find: () => Promise<T | null>, refusal: string): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await create();
@@ -740,7 +721,8 @@ export class BigCommerceConnector implements Connector {
     }
   }
 
-  private refused(err: unknown, message: string): Error {
+  /** @internal */
+  refused(err: unknown, message: string): Error {
     if (err instanceof DomainError) return err;
     if (err instanceof ProviderHttpError) {
       const detail = providerMessage(err);

@@ -27,6 +27,7 @@ export const bigcommerce: ProviderModule = {
     );
   },
   webhooks: (endpoints) => bigcommerceWebhooks(endpoints),
+  orderTopics: ['store/order/created', 'store/order/updated', 'store/order/statusUpdated'],
   // store/order/* carry only the order's id: read it with getOrder. The stored event's payload is the body's
   // `data` (webhooks.parse); the whole body is taken too.
   orderWebhook(topic, payload) {
@@ -36,5 +37,16 @@ export const bigcommerce: ProviderModule = {
     const data = body?.data ?? body;
     if (data?.type !== 'order' || (typeof data.id !== 'number' && typeof data.id !== 'string')) return null;
     return { externalId: String(data.id) };
+  },
+  // store/order/refund/created names the order and the refund: read the refund with getReturn.
+  returnWebhook(topic, payload) {
+    if (topic !== 'store/order/refund/created') return null;
+    type Data = { type?: unknown; id?: unknown; refund?: { refund_id?: unknown } };
+    const body = payload as (Data & { data?: Data }) | null;
+    const data = body?.data ?? body;
+    const refundId = data?.refund?.refund_id;
+    if (typeof refundId !== 'number' && typeof refundId !== 'string') return null;
+    const orderId = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : null;
+    return { externalId: String(refundId), orderExternalId: orderId };
   },
 };

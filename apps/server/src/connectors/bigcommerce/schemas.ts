@@ -198,10 +198,26 @@ export const RefundQuote = z.object({
 });
 export const Refund = z.object({
   id: z.number(),
+  order_id: z.number().optional(),
   total_amount: z.number(),
+  total_tax: z.number().nullish(),
+  reason: z.string().nullish(),
   created: z.string().optional(),
-  items: z.array(z.object({ item_type: z.string(), item_id: z.number(), quantity: z.number().optional() })).optional(),
+  items: z
+    .array(
+      z.object({
+        item_type: z.string(),
+        item_id: z.number(),
+        quantity: z.number().nullish(),
+        requested_amount: z.union([z.string(), z.number()]).nullish(),
+      }),
+    )
+    .optional(),
+  payments: z
+    .array(z.object({ provider_id: z.string(), amount: z.number(), is_declined: z.boolean().optional() }))
+    .optional(),
 });
+export type Refund = z.infer<typeof Refund>;
 
 export const WebhookBody = z.object({
   scope: z.string(),

@@ -14,6 +14,8 @@ export const SHOPIFY_SCOPES = [
   'read_locations',
   'write_orders',
   'write_merchant_managed_fulfillment_orders',
+  // Shopify's returns (the Returns API) and their webhooks; a shop authorised before asks for it on re-authorising.
+  'read_returns',
 ];
 
 /** Shopify's own rule for a shop's domain. */

@@ -14,7 +14,9 @@ import type {
   ProviderLocation,
   ProviderOrder,
   ProviderProduct,
+  ProviderReturn,
   RefundInput,
+  RefundResult,
 } from '../types.ts';
 import { fromMinor, ShopifyClient, toMinor } from './client.ts';
 import {
@@ -24,7 +26,16 @@ import {
   ORDER_QUERY,
   ORDERS_QUERY,
 } from './order-queries.ts';
-import { SHOPIFY_WEBHOOK_TOPICS } from './webhooks.ts';
+import {
+  ORDER_REFUNDS_QUERY,
+  REFUND_CREATE_MUTATION,
+  REFUND_ORDER_QUERY,
+  REFUND_QUERY,
+  RETURN_QUERY,
+  REVERSE_ORDER_RETURN_QUERY,
+} from './return-queries.ts';
+import { mapRefund, mapReturn, type RefundNode, type ReturnNode, refundMarker } from './returns.ts';
+import { SHOPIFY_RETURN_WEBHOOK_TOPICS, SHOPIFY_WEBHOOK_TOPICS } from './webhooks.ts';
 
 /** Shopify takes at most 250 rows in one inventorySetQuantities. */
 export const SHOPIFY_INVENTORY_BATCH = 250;
@@ -272,12 +283,14 @@ export class ShopifyConnector implements Connector {
   readonly type = 'shopify' as const;
   readonly maxInventoryBatch = SHOPIFY_INVENTORY_BATCH;
   private readonly client: ShopifyClient;
+  private readonly logger: ConnectorOptions['logger'];
   /** The shop admin's orders page; an order's page is this plus its numeric id. */
   private readonly adminOrdersUrl: string;
 
   constructor(endpoints: ProviderEndpoints, credentials: ChannelCredentials, options: ConnectorOptions) {
     if (!credentials.shop) throw new Error('Shopify credentials without a shop');
     this.adminOrdersUrl = `${endpoints.shopify.shopUrl(credentials.shop)}/admin/orders`;
+    this.logger = options.logger;
     this.client = new ShopifyClient(endpoints, {
       shop: credentials.shop,
       credentials,
@@ -891,56 +904,144 @@ export class ShopifyConnector implements Connector {
   }
 
   /**
-   * Refunds money (and marks lines refunded) against the order's sale. Stock is not restocked at
-   * Shopify: Switchyard owns stock and pushes the returned units itself.
+   * A local pickup's progress (issue 15): `ready` marks the order's open pickup fulfillment orders prepared for
+   * pickup (fulfillmentOrderLineItemsPreparedForPickup; Shopify tells the customer, the fulfillment order is in
+   * progress); `picked_up` fulfils what they still hold (fulfillmentCreate, no tracking). A state already reached
+   * is a success; an order without a pickup fulfillment order is `unsupported`.
    */
-  async refund(input: RefundInput): Promise<{ externalId: string }> {
+  async updatePickup(input: {
+    orderExternalId: string;
+    state: 'ready' | 'picked_up';
+  }): Promise<{ ok: true } | { unsupported: string }> {
     const data = await this.client.request<{
       order: {
-        currencyCode: string;
-        transactions: { id: string; kind: string; status: string; gateway: string }[];
-        refunds: { id: string }[];
+        fulfillmentOrders: {
+          nodes: {
+            id: string;
+            status: string;
+            deliveryMethod: { methodType: string } | null;
+            lineItems: { nodes: { remainingQuantity: number; lineItem: { id: string } }[] };
+          }[];
+        };
       } | null;
     }>(
-      'query($id: ID!) { order(id: $id) { currencyCode transactions(first: 20) { id kind status gateway } refunds(first: 250) { id } } }',
+      `query($id: ID!) { order(id: $id) { fulfillmentOrders(first: 5) { nodes { id status deliveryMethod { methodType }
+        lineItems(first: 50) { nodes { remainingQuantity lineItem { id } } } } } } }`,
       { id: input.orderExternalId },
-      3,
+      265,
     );
     if (!data.order) throw new DomainError('NOT_FOUND', 'The order is not in the Shopify shop');
-    if (data.order.currencyCode !== input.currency.toUpperCase())
-      throw new DomainError('VALIDATION', `The order is in ${data.order.currencyCode}, not ${input.currency}`);
-    const sale = data.order.transactions.find(
-      (t) => (t.kind === 'SALE' || t.kind === 'CAPTURE') && t.status === 'SUCCESS',
+    const pickups = data.order.fulfillmentOrders.nodes.filter((fo) => fo.deliveryMethod?.methodType === 'PICK_UP');
+    if (pickups.length === 0) return { unsupported: 'This Shopify order has no local pickup: mark it at Shopify.' };
+    const open = pickups.filter(
+      (fo) =>
+        (fo.status === 'OPEN' || fo.status === 'IN_PROGRESS') &&
+        fo.lineItems.nodes.some((l) => l.remainingQuantity > 0),
     );
-    if (input.amount > 0 && !sale) throw new DomainError('INVALID_STATE', 'The order has no payment to refund');
-    type Created = { refundCreate: { refund: { id: string } | null; userErrors: UserError[] } };
-    const known = new Set(data.order.refunds.map((r) => r.id));
-    // After an unanswered call: a refund of this amount that was not there before is ours.
-    const recover = async (): Promise<Created | null> => {
-      const now = await this.client.request<{
-        order: { refunds: { id: string; totalRefundedSet: { shopMoney: { amount: string } } }[] } | null;
+    if (open.length === 0) return { ok: true };
+    if (input.state === 'ready') {
+      const waiting = open.filter((fo) => fo.status === 'OPEN');
+      if (waiting.length === 0) return { ok: true };
+      const res = await this.client.request<{
+        fulfillmentOrderLineItemsPreparedForPickup: { userErrors: UserError[] };
       }>(
-        'query($id: ID!) { order(id: $id) { refunds(first: 250) { id totalRefundedSet { shopMoney { amount } } } } }',
-        { id: input.orderExternalId },
-        4,
+        `mutation($input: FulfillmentOrderLineItemsPreparedForPickupInput!) { fulfillmentOrderLineItemsPreparedForPickup(input: $input) { userErrors { field message } } }`,
+        { input: { lineItemsByFulfillmentOrder: waiting.map((fo) => ({ fulfillmentOrderId: fo.id })) } },
+        10,
       );
-      const made = now.order?.refunds.find(
-        (r) => !known.has(r.id) && toMinor(r.totalRefundedSet.shopMoney.amount) === input.amount,
-      );
-      return made ? { refundCreate: { refund: { id: made.id }, userErrors: [] } } : null;
+      const errors = res.fulfillmentOrderLineItemsPreparedForPickup.userErrors;
+      if (errors.length > 0)
+        throw new DomainError('INVALID_STATE', `Shopify refused ready for pickup: ${describe(errors)}`);
+      return { ok: true };
+    }
+    await this.createFulfillment({
+      orderExternalId: input.orderExternalId,
+      lines: open.flatMap((fo) =>
+        fo.lineItems.nodes
+          .filter((l) => l.remainingQuantity > 0)
+          .map((l) => ({ lineExternalId: l.lineItem.id, quantity: l.remainingQuantity })),
+      ),
+      notifyCustomer: false,
+    });
+    return { ok: true };
+  }
+
+  /**
+   * Writes a refund made here to Shopify: money back against the order's sale, the lines refunded with
+   * their restock type — RETURN at the return location for units that came back to be sold again (Shopify
+   * puts them back on its own stock there, which the ledger meets as the return's channel restock), CANCEL
+   * for restocked units that never left (released where they were committed), NO_RESTOCK otherwise — and
+   * shipping. 2025-01 has no @idempotent: our key rides in the refund's note, so a retry after a crash or
+   * an unanswered call finds the refund it made instead of refunding twice.
+   */
+  async refund(input: RefundInput): Promise<RefundResult> {
+    type OrderForRefund = {
+      id: string;
+      currencyCode: string;
+      transactions: { id: string; kind: string; status: string; gateway: string }[];
+      refunds: { id: string; note: string | null }[];
+      fulfillments: { location: { id: string } | null }[];
+      lineItems: { nodes: { id: string; currentQuantity: number; unfulfilledQuantity: number }[] };
+    };
+    const read = async () =>
+      (
+        await this.client.request<{ order: OrderForRefund | null }>(
+          REFUND_ORDER_QUERY,
+          { id: input.orderExternalId },
+          130,
+        )
+      ).order;
+    const order = await read();
+    if (!order) throw new DomainError('NOT_FOUND', 'The order is not in the Shopify shop');
+    if (order.currencyCode !== input.currency.toUpperCase())
+      throw new DomainError('VALIDATION', `The order is in ${order.currencyCode}, not ${input.currency}`);
+    const marker = input.idempotencyKey ? refundMarker(input.idempotencyKey) : null;
+    const ours = (o: OrderForRefund | null) =>
+      marker ? (o?.refunds.find((r) => r.note?.includes(marker))?.id ?? null) : null;
+    const done = ours(order);
+    if (done) return { externalId: done, ret: await this.getReturn(done) };
+    const sale = order.transactions.find((t) => (t.kind === 'SALE' || t.kind === 'CAPTURE') && t.status === 'SUCCESS');
+    if (input.amount > 0 && !sale) throw new DomainError('INVALID_STATE', 'The order has no payment to refund');
+    const refundLineItems: { lineItemId: string; quantity: number; restockType: string; locationId?: string }[] = [];
+    for (const l of input.lines ?? []) {
+      const line = order.lineItems.nodes.find((x) => x.id === l.lineExternalId);
+      if (!line) throw new DomainError('VALIDATION', `The order has no line ${l.lineExternalId} at Shopify`);
+      if (!l.restock) {
+        refundLineItems.push({ lineItemId: line.id, quantity: l.quantity, restockType: 'NO_RESTOCK' });
+        continue;
+      }
+      const shipped = Math.max(0, line.currentQuantity - line.unfulfilledQuantity);
+      const returned = Math.min(l.quantity, shipped);
+      const location = l.locationExternalId ?? input.locationExternalId ?? null;
+      if (returned > 0)
+        refundLineItems.push({
+          lineItemId: line.id,
+          quantity: returned,
+          restockType: 'RETURN',
+          ...(location ? { locationId: location } : {}),
+        });
+      if (l.quantity > returned)
+        refundLineItems.push({ lineItemId: line.id, quantity: l.quantity - returned, restockType: 'CANCEL' });
+    }
+    const note = [input.reason, marker].filter(Boolean).join(' ') || null;
+    type Created = { refundCreate: { refund: { id: string } | null; userErrors: UserError[] } };
+    // After an unanswered call: the refund carrying our key is ours; without a key, a new one of this amount.
+    const known = new Set(order.refunds.map((r) => r.id));
+    const recover = async (): Promise<Created | null> => {
+      const now = await read();
+      const found =
+        ours(now) ?? (marker ? null : (now?.refunds.find((r) => !known.has(r.id) && r.note === note)?.id ?? null));
+      return found ? { refundCreate: { refund: { id: found }, userErrors: [] } } : null;
     };
     const res = await this.client.mutateOnce<Created>(
-      `mutation($input: RefundInput!) { refundCreate(input: $input) { refund { id } userErrors { field message } } }`,
+      REFUND_CREATE_MUTATION,
       {
         input: {
           orderId: input.orderExternalId,
-          note: input.reason,
+          note,
           notify: false,
-          refundLineItems: (input.lines ?? []).map((l) => ({
-            lineItemId: l.lineExternalId,
-            quantity: l.quantity,
-            restockType: 'NO_RESTOCK',
-          })),
+          refundLineItems,
+          ...(input.shipping ? { shipping: { amount: fromMinor(input.shipping) } } : {}),
           transactions:
             input.amount > 0 && sale
               ? [
@@ -960,7 +1061,72 @@ export class ShopifyConnector implements Connector {
     const refund = res.refundCreate.refund;
     if (!refund)
       throw new DomainError('INVALID_STATE', `Shopify refused the refund: ${describe(res.refundCreate.userErrors)}`);
-    return { externalId: refund.id };
+    return { externalId: refund.id, ret: await this.getReturn(refund.id) };
+  }
+
+  /**
+   * Refunds of the orders updated since `since` (a refund updates its order), oldest order change first;
+   * each refund read whole. Refunds older than `since` on those orders are left out.
+   */
+  async listReturns(input: { cursor: string | null; since?: string }): Promise<Page<ProviderReturn>> {
+    let since = input.since ?? null;
+    let after: string | null = null;
+    if (input.cursor) ({ since, after } = decodeCursor<{ since: string | null; after: string | null }>(input.cursor));
+    const query = since ? `updated_at:>='${new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')}'` : null;
+    const data = await this.client.request<{
+      orders: Connection<{
+        id: string;
+        refunds: { id: string; updatedAt: string; return: { id: string } | null }[];
+        returns: { nodes: { id: string }[] };
+      }>;
+    }>(ORDER_REFUNDS_QUERY, { after, query }, 380);
+    const from = since ? new Date(since).getTime() - 1000 : null;
+    const items: ProviderReturn[] = [];
+    for (const o of data.orders.nodes) {
+      // A refund that pays for a return is read with that return, which its order lists (2025-01's Return has no
+      // updated-at: the returns of an order that changed are read again, and change nothing when they did not).
+      for (const r of o.refunds) {
+        if (r.return || (from !== null && new Date(r.updatedAt).getTime() < from)) continue;
+        const ret = await this.getReturn(r.id);
+        if (ret) items.push(ret);
+      }
+      for (const r of o.returns.nodes) {
+        const ret = await this.getReturn(r.id);
+        if (ret) items.push(ret);
+      }
+    }
+    return {
+      items,
+      nextCursor: data.orders.pageInfo.hasNextPage
+        ? encodeCursor({ since, after: data.orders.pageInfo.endCursor })
+        : null,
+    };
+  }
+
+  /**
+   * One refund or return, read now. A refund that pays for a return is read as that return; a reverse
+   * fulfillment order (a disposal's webhook) is read as the return it belongs to.
+   */
+  async getReturn(externalId: string): Promise<ProviderReturn | null> {
+    if (/^gid:\/\/shopify\/Return\/\d+$/.test(externalId)) {
+      const data = await this.client.request<{ return: ReturnNode | null }>(RETURN_QUERY, { id: externalId }, 310);
+      return data.return ? mapReturn(data.return) : null;
+    }
+    if (/^gid:\/\/shopify\/ReverseFulfillmentOrder\/\d+$/.test(externalId)) {
+      const data = await this.client.request<{
+        reverseFulfillmentOrder: {
+          order: { returns: { nodes: { id: string; reverseFulfillmentOrders: { nodes: { id: string }[] } }[] } } | null;
+        } | null;
+      }>(REVERSE_ORDER_RETURN_QUERY, { id: externalId }, 60);
+      const owner = data.reverseFulfillmentOrder?.order?.returns.nodes.find((r) =>
+        r.reverseFulfillmentOrders.nodes.some((o) => o.id === externalId),
+      );
+      return owner ? this.getReturn(owner.id) : null;
+    }
+    if (!/^gid:\/\/shopify\/Refund\/\d+$/.test(externalId)) return null;
+    const data = await this.client.request<{ refund: RefundNode | null }>(REFUND_QUERY, { id: externalId }, 320);
+    if (data.refund?.return) return this.getReturn(data.refund.return.id);
+    return data.refund ? mapRefund(data.refund) : null;
   }
 
   async subscribeWebhooks(callbackUrl: string): Promise<void> {
@@ -984,6 +1150,15 @@ export class ShopifyConnector implements Connector {
         { topic, sub: { callbackUrl, format: 'JSON' } },
       );
       const errors = res.webhookSubscriptionCreate.userErrors.filter((e) => !/already been taken/i.test(e.message));
+      // A shop authorised before we asked for read_returns: its returns come in as refunds until it re-authorises.
+      if (
+        errors.length &&
+        SHOPIFY_RETURN_WEBHOOK_TOPICS.has(topic) &&
+        errors.every((e) => /read_returns|permission|access/i.test(e.message))
+      ) {
+        this.logger.warn({ topic }, 'Shopify refused a return webhook: the shop has not granted read_returns');
+        continue;
+      }
       if (errors.length)
         throw new DomainError('UPSTREAM_FAILED', `Shopify refused the ${topic} webhook: ${describe(errors)}`);
     }

@@ -8,6 +8,7 @@ import { Config } from '../../config.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { type ProviderEndpoints, resolveProviders } from '../../providers.ts';
 import type { ChannelCredentials, WebhookRequest } from '../types.ts';
+import { SHOPIFY_SCOPES } from './client.ts';
 import { shopify } from './index.ts';
 import { connectShop as connect, controlApi, TEST_REDIRECT_URI, consent as testConsent } from './testing.ts';
 
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 const REDIRECT_URI = TEST_REDIRECT_URI;
 const consent = (shop: string) => testConsent(endpoints, shop);
-const connectShop = (shop: string) => connect(endpoints, shop);
+const connectShop = (shop: string, scope?: string) => connect(endpoints, shop, scope);
 const control = (path: string, body?: unknown) => controlApi(sandbox.url).call(`/shopify/${path}`, body);
 const snapshot = (shop: string) => controlApi(sandbox.url).snapshot(shop);
 
@@ -143,6 +144,26 @@ describe('Shopify expiring tokens', () => {
 });
 
 describe('Shopify webhooks', () => {
+  it('subscribes a shop authorised before read_returns to all but the return topics, which Shopify refuses it', async () => {
+    const scope = SHOPIFY_SCOPES.filter((x) => x !== 'read_returns').join(',');
+    const credentials = await connectShop('hooks-unreturned', scope);
+    const logged = memoryLogger();
+    const connector = shopify.connect(endpoints, credentials, { logger: logged.logger });
+    expect(credentials.scope).not.toContain('read_returns');
+    await connector.subscribeWebhooks(hookUrl);
+    const listed = await fetch(`${endpoints.shopify.shopUrl('hooks-unreturned')}/admin/api/2025-01/graphql.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shopify-access-token': credentials.accessToken },
+      body: JSON.stringify({ query: '{ webhookSubscriptions(first: 50) { nodes { topic } } }' }),
+    });
+    const topics = (
+      (await listed.json()) as { data: { webhookSubscriptions: { nodes: { topic: string }[] } } }
+    ).data.webhookSubscriptions.nodes.map((n) => n.topic);
+    expect(topics).toContain('REFUNDS_CREATE');
+    expect(topics.filter((t) => t.startsWith('RETURNS_') || t.startsWith('REVERSE_'))).toEqual([]);
+    expect(logged.lines.some((l) => String(l.msg).includes('read_returns'))).toBe(true);
+  });
+
   it('subscribes once per topic, and a signed delivery verifies while a forged one does not', async () => {
     const credentials = await connectShop('hooks-demo');
     const connector = shopify.connect(endpoints, credentials, { logger: memoryLogger().logger });
@@ -164,6 +185,14 @@ describe('Shopify webhooks', () => {
         'ORDERS_CREATE',
         'ORDERS_UPDATED',
         'PRODUCTS_UPDATE',
+        'REFUNDS_CREATE',
+        'RETURNS_REQUEST',
+        'RETURNS_APPROVE',
+        'RETURNS_DECLINE',
+        'RETURNS_CANCEL',
+        'RETURNS_CLOSE',
+        'RETURNS_REOPEN',
+        'REVERSE_FULFILLMENT_ORDERS_DISPOSE',
       ].sort(),
     );
     expect(new Set(subs.map((s) => s.callbackUrl))).toEqual(new Set([hookUrl]));

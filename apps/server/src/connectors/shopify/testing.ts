@@ -10,6 +10,8 @@ export async function consent(
   endpoints: ProviderEndpoints,
   shop: string,
   state = 'state-123',
+  /** What the merchant grants, when not all we ask for (a shop authorised before we asked for more). */
+  scope?: string,
 ): Promise<Record<string, string>> {
   const url = shopify.oauth(endpoints).authorizeUrl({ shop, state, redirectUri: TEST_REDIRECT_URI });
   const page = await fetch(url);
@@ -19,6 +21,7 @@ export async function consent(
   const form = new URLSearchParams();
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
     form.set(m[1] as string, (m[2] as string).replace(/&amp;/g, '&'));
+  if (scope !== undefined) form.set('scope', scope);
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] as string;
   const allow = await fetch(new URL(action, url), {
     method: 'POST',
@@ -30,10 +33,10 @@ export async function consent(
   return Object.fromEntries(new URL(allow.headers.get('location') as string).searchParams);
 }
 
-export async function connectShop(endpoints: ProviderEndpoints, shop: string) {
+export async function connectShop(endpoints: ProviderEndpoints, shop: string, scope?: string) {
   const authorized = await shopify
     .oauth(endpoints)
-    .completeAuthorization(await consent(endpoints, shop), TEST_REDIRECT_URI);
+    .completeAuthorization(await consent(endpoints, shop, 'state-123', scope), TEST_REDIRECT_URI);
   return authorized.credentials;
 }
 

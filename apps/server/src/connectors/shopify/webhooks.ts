@@ -10,9 +10,30 @@ export const SHOPIFY_WEBHOOK_TOPICS = [
   'ORDERS_CREATE',
   'ORDERS_UPDATED',
   'ORDERS_CANCELLED',
+  'REFUNDS_CREATE',
   'PRODUCTS_UPDATE',
   'APP_UNINSTALLED',
+  ...[
+    'RETURNS_REQUEST',
+    'RETURNS_APPROVE',
+    'RETURNS_DECLINE',
+    'RETURNS_CANCEL',
+    'RETURNS_CLOSE',
+    'RETURNS_REOPEN',
+    'REVERSE_FULFILLMENT_ORDERS_DISPOSE',
+  ],
 ] as const;
+
+/** Topics Shopify gives only to an app granted read_returns: a shop authorised without it goes on without them. */
+export const SHOPIFY_RETURN_WEBHOOK_TOPICS: ReadonlySet<string> = new Set([
+  'RETURNS_REQUEST',
+  'RETURNS_APPROVE',
+  'RETURNS_DECLINE',
+  'RETURNS_CANCEL',
+  'RETURNS_CLOSE',
+  'RETURNS_REOPEN',
+  'REVERSE_FULFILLMENT_ORDERS_DISPOSE',
+]);
 
 const header = (req: WebhookRequest, name: string): string | undefined => {
   const value = req.headers[name] ?? req.headers[name.toLowerCase()];

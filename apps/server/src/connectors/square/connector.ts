@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DomainError } from '../../lib/errors.ts';
 import type { ProviderEndpoints } from '../../providers.ts';
 import { ProviderHttpError } from '../http.ts';
@@ -15,7 +15,9 @@ import type {
   ProviderLocation,
   ProviderOrder,
   ProviderProduct,
+  ProviderReturn,
   RefundInput,
+  RefundResult,
 } from '../types.ts';
 import { describeSquareError, SquareClient, squareErrorCode, squareErrors } from './client.ts';
 import {
@@ -26,6 +28,7 @@ import {
   type SquareLocation,
   type SquareOrder,
 } from './mapping.ts';
+import { isReturnOrder, mapRefund, mapReturnOrder, type PaymentRefund, type SquareReturnOrder } from './returns.ts';
 
 /** BatchChangeInventory takes at most 100 changes per request. */
 export const SQUARE_INVENTORY_BATCH = 100;
@@ -41,6 +44,22 @@ interface OrdersCursor {
   c: number;
   /** Square's own cursor within the chunk. */
   q: string | null;
+}
+
+/** listReturns: the return orders phase ('o', as OrdersCursor), then the refunds phase ('r', Square's cursor in q). */
+interface ReturnsCursor extends OrdersCursor {
+  p: 'o' | 'r';
+}
+const encodeReturns = (cursor: ReturnsCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+function decodeReturns(cursor: string): ReturnsCursor {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as ReturnsCursor;
+    if ((parsed.p === 'o' || parsed.p === 'r') && Array.isArray(parsed.l) && typeof parsed.c === 'number')
+      return parsed;
+  } catch {
+    // fall through
+  }
+  throw new DomainError('VALIDATION', 'The Square returns cursor is not valid.');
 }
 
 const encode = (cursor: OrdersCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -114,6 +133,28 @@ export function squareConnector(
   async function locationIds(): Promise<string[]> {
     const { locations } = await client.call<{ locations?: SquareLocation[] }>('GET', '/v2/locations');
     return (locations ?? []).map((l) => l.id);
+  }
+
+  /** An order, or null when Square has none by that id. */
+  async function tryOrder(id: string): Promise<SquareReturnOrder | null> {
+    try {
+      return (await client.call<{ order: SquareReturnOrder }>('GET', `/v2/orders/${encodeURIComponent(id)}`)).order;
+    } catch (err) {
+      if (err instanceof ProviderHttpError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** The SKUs of return orders' returned lines (as rememberSkus does for sold lines). */
+  async function rememberReturnSkus(orders: SquareReturnOrder[]) {
+    await rememberSkus(
+      orders.map((o) => ({
+        ...o,
+        line_items: (o.returns ?? []).flatMap((r) =>
+          (r.return_line_items ?? []).map((l) => ({ uid: l.uid ?? '', catalog_object_id: l.catalog_object_id })),
+        ),
+      })),
+    );
   }
 
   async function rememberSkus(orders: SquareOrder[]) {
@@ -450,13 +491,52 @@ export function squareConnector(
         },
         ...(state.q ? { cursor: state.q } : {}),
       });
-      const orders = res.orders ?? [];
+      const orders = (res.orders ?? []).filter((o) => !isReturnOrder(o));
       await rememberSkus(orders);
       let next: OrdersCursor | null = null;
       if (res.cursor) next = { ...state, q: res.cursor };
       else if ((state.c + 1) * ORDER_LOCATIONS_PER_SEARCH < state.l.length)
         next = { ...state, c: state.c + 1, q: null };
       return { items: orders.map((o) => mapOrder(o, skus)), nextCursor: next ? encode(next) : null };
+    },
+
+    /**
+     * A pickup's progress (issue 15): the order's PICKUP fulfillment moves PROPOSED → RESERVED → PREPARED (`ready`)
+     * and on to COMPLETED (`picked_up`), one state per UpdateOrder at the order's current version, as the Square
+     * Dashboard moves it (keyed by order, version and state, so a retry sends nothing new). A state already reached
+     * is a success; an order without a pickup fulfillment, or no longer open, is `unsupported`.
+     */
+    async updatePickup(input: { orderExternalId: string; state: 'ready' | 'picked_up' }) {
+      const flow = ['PROPOSED', 'RESERVED', 'PREPARED', 'COMPLETED'];
+      const target = flow.indexOf(input.state === 'ready' ? 'PREPARED' : 'COMPLETED');
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const order = await readOrder(input.orderExternalId);
+        const pickup = (order.fulfillments ?? []).find(
+          (f) => f.type === 'PICKUP' && f.state !== 'CANCELED' && f.state !== 'FAILED',
+        );
+        if (!pickup?.uid)
+          return { unsupported: `Square order ${order.id} has no pickup fulfillment: update it in Square.` };
+        const at = flow.indexOf(String(pickup.state));
+        if (at >= target) return { ok: true as const };
+        if (order.state !== 'OPEN')
+          return { unsupported: `Square order ${order.id} is ${order.state}: its pickup cannot move.` };
+        const next = flow[at + 1] as string;
+        try {
+          await client.call('PUT', `/v2/orders/${encodeURIComponent(order.id)}`, {
+            idempotency_key: `pickup-${order.id}-${order.version}-${next}`.slice(0, 192),
+            order: {
+              location_id: order.location_id,
+              version: order.version,
+              fulfillments: [{ uid: pickup.uid, state: next }],
+            },
+          });
+        } catch (err) {
+          // Someone changed the order between our read and write: read it again.
+          if (squareErrorCode(err) === 'VERSION_MISMATCH') continue;
+          return asDomainError(err, `update the pickup of order ${order.id}`);
+        }
+      }
+      throw new DomainError('UPSTREAM_FAILED', `Square kept changing order ${input.orderExternalId}; try again.`);
     },
 
     /**
@@ -478,7 +558,12 @@ export function squareConnector(
           !lines.every((l) =>
             input.lines.some((x) => x.lineExternalId === l.uid && x.quantity >= Number(l.quantity ?? 0)),
           );
+        // A new SHIPMENT fulfillment needs its recipient (Square refuses one without a display_name or
+        // customer_id): the one the order's shipment fulfillments already name.
+        const recipient = (order.fulfillments ?? []).find((f) => f.type === 'SHIPMENT' && f.shipment_details?.recipient)
+          ?.shipment_details?.recipient;
         const shipment = {
+          ...(recipient && (partial || !open) ? { recipient } : {}),
           ...(input.tracking?.company ? { carrier: input.tracking.company } : {}),
           ...(input.tracking?.number ? { tracking_number: input.tracking.number } : {}),
           ...(input.tracking?.url ? { tracking_url: input.tracking.url } : {}),
@@ -516,22 +601,112 @@ export function squareConnector(
       }
     },
 
-    /** Refunds against the order's payment (its card tender); Square settles it asynchronously. */
-    async refund(input: RefundInput) {
+    /**
+     * Refunds against the order's payment (its card tender); Square settles it asynchronously. Square's API
+     * makes no itemized return (a return order is the register's): the refund is of money, and its units are
+     * ours to restock and push. Our key is Square's idempotency_key, so a retry makes no second refund.
+     */
+    async refund(input: RefundInput): Promise<RefundResult> {
       const order = await readOrder(input.orderExternalId);
       const tender = (order.tenders ?? []).find((t) => t.id && t.type !== 'NO_SALE');
       if (!tender?.id) throw new DomainError('INVALID_STATE', `Square order ${order.id} has no payment to refund.`);
+      const key = input.idempotencyKey
+        ? input.idempotencyKey.length <= 45
+          ? input.idempotencyKey
+          : createHash('sha256').update(input.idempotencyKey).digest('hex').slice(0, 45)
+        : randomUUID();
       try {
-        const { refund } = await client.call<{ refund: { id: string } }>('POST', '/v2/refunds', {
-          idempotency_key: randomUUID(),
+        const { refund } = await client.call<{ refund: PaymentRefund }>('POST', '/v2/refunds', {
+          idempotency_key: key,
           payment_id: tender.id,
           amount_money: { amount: input.amount, currency: input.currency },
           ...(input.reason ? { reason: input.reason.slice(0, 192) } : {}),
         });
-        return { externalId: refund.id };
+        return { externalId: refund.id, ret: mapRefund(refund) };
       } catch (err) {
         return asDomainError(err, `refund order ${order.id}`);
       }
+    },
+
+    /**
+     * Returns changed since `since`: first the itemized returns (return orders found by SearchOrders, location
+     * by location), then the refunds without items (ListPaymentRefunds by updated_at; a refund of a return order
+     * is that return's and is left out).
+     */
+    async listReturns({ cursor, since }): Promise<Page<ProviderReturn>> {
+      const state: ReturnsCursor = cursor
+        ? decodeReturns(cursor)
+        : { p: 'o', s: since ?? null, l: await locationIds(), c: 0, q: null };
+      if (state.p === 'o') {
+        const chunk = state.l.slice(state.c * ORDER_LOCATIONS_PER_SEARCH, (state.c + 1) * ORDER_LOCATIONS_PER_SEARCH);
+        let next: ReturnsCursor = { ...state, p: 'r', q: null };
+        const items: ProviderReturn[] = [];
+        if (chunk.length > 0) {
+          const res = await client.call<{ orders?: SquareReturnOrder[]; cursor?: string }>(
+            'POST',
+            '/v2/orders/search',
+            {
+              location_ids: chunk,
+              limit: ORDERS_PAGE,
+              return_entries: false,
+              query: {
+                filter: state.s ? { date_time_filter: { updated_at: { start_at: state.s } } } : {},
+                sort: { sort_field: 'UPDATED_AT', sort_order: 'ASC' },
+              },
+              ...(state.q ? { cursor: state.q } : {}),
+            },
+          );
+          const returned = (res.orders ?? []).filter((o) => (o.returns?.length ?? 0) > 0);
+          await rememberReturnSkus(returned);
+          for (const o of returned) {
+            const ret = mapReturnOrder(o, skus);
+            if (ret) items.push(ret);
+          }
+          if (res.cursor) next = { ...state, q: res.cursor };
+          else if ((state.c + 1) * ORDER_LOCATIONS_PER_SEARCH < state.l.length)
+            next = { ...state, c: state.c + 1, q: null };
+        }
+        return { items, nextCursor: encodeReturns(next) };
+      }
+      const params = new URLSearchParams({ sort_field: 'UPDATED_AT', sort_order: 'ASC', limit: '100' });
+      if (state.s) params.set('updated_at_begin_time', state.s);
+      if (state.q) params.set('cursor', state.q);
+      const res = await client.call<{ refunds?: PaymentRefund[]; cursor?: string }>('GET', `/v2/refunds?${params}`);
+      const items: ProviderReturn[] = [];
+      const orders = new Map<string, SquareReturnOrder | null>();
+      for (const r of res.refunds ?? []) {
+        if (r.order_id && !orders.has(r.order_id)) orders.set(r.order_id, await tryOrder(r.order_id));
+        const order = r.order_id ? orders.get(r.order_id) : null;
+        if (order && (order.returns?.length ?? 0) > 0) continue;
+        items.push(mapRefund(r));
+      }
+      return { items, nextCursor: res.cursor ? encodeReturns({ ...state, q: res.cursor }) : null };
+    },
+
+    /** A return order by its id, or a refund by its id (read as its return order when it has one). */
+    async getReturn(externalId): Promise<ProviderReturn | null> {
+      if (externalId.includes('_')) {
+        let refund: PaymentRefund;
+        try {
+          ({ refund } = await client.call<{ refund: PaymentRefund }>(
+            'GET',
+            `/v2/refunds/${encodeURIComponent(externalId)}`,
+          ));
+        } catch (err) {
+          if (err instanceof ProviderHttpError && err.status === 404) return null;
+          throw err;
+        }
+        const order = refund.order_id ? await tryOrder(refund.order_id) : null;
+        if (order && (order.returns?.length ?? 0) > 0) {
+          await rememberReturnSkus([order]);
+          return mapReturnOrder(order, skus);
+        }
+        return mapRefund(refund);
+      }
+      const order = await tryOrder(externalId);
+      if (!order || (order.returns?.length ?? 0) === 0) return null;
+      await rememberReturnSkus([order]);
+      return mapReturnOrder(order, skus);
     },
 
     async getOrder(externalId): Promise<ProviderOrder | null> {
@@ -542,8 +717,24 @@ export function squareConnector(
         if (err instanceof ProviderHttpError && err.status === 404) return null;
         throw err;
       }
+      // A return order (items given back at the register) is a return, not a sale (listReturns).
+      if (isReturnOrder(order)) return null;
       await rememberSkus([order]);
       return mapOrder(order, skus);
+    },
+
+    async getOrders(externalIds): Promise<Map<string, ProviderOrder | null>> {
+      const found = new Map<string, ProviderOrder | null>(externalIds.map((id) => [id, null]));
+      for (let i = 0; i < externalIds.length; i += 100) {
+        const { orders = [] } = await client.call<{ orders?: SquareOrder[] }>('POST', '/v2/orders/batch-retrieve', {
+          order_ids: externalIds.slice(i, i + 100),
+        });
+        // Return orders are returns, not sales (as getOrder); ids Square does not know are left out of its answer.
+        const sales = orders.filter((o) => !isReturnOrder(o));
+        await rememberSkus(sales);
+        for (const order of sales) found.set(order.id, mapOrder(order, skus));
+      }
+      return found;
     },
 
     /**

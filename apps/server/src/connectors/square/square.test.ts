@@ -519,6 +519,12 @@ describe('Square orders', () => {
       ],
     });
     await expect(connector.getOrder?.('NOSUCHORDER')).resolves.toBeNull();
+    // Read together (BatchRetrieveOrders): the same orders, one request; an unknown id answers null.
+    const together = await connector.getOrders?.([pickupId, unpaidId, saleId, 'NOSUCHORDER']);
+    expect(together?.get(pickupId)).toEqual(pickup);
+    expect(together?.get(unpaidId)).toEqual(unpaid);
+    expect(together?.get(saleId)).toEqual(sale);
+    expect(together?.get('NOSUCHORDER')).toBeNull();
 
     await sandbox.ctx.webhooks.settled();
     const verifier = square.webhooks(endpoints);

@@ -18,7 +18,7 @@ export function accountsRest(app: RestApp, services: Services) {
     input: UpdateAccountInput,
     output: AccountCatalogs,
     handler: async ({ actor, input }) => {
-      await updateAccount(services.db, actor, input);
+      await updateAccount(services.db, actor, input, services);
       return getCatalogs(services.db, actor);
     },
   });
@@ -27,6 +27,6 @@ export function accountsRest(app: RestApp, services: Services) {
     url: '/account/accountUpdate',
     input: UpdateAccountInput,
     output: z.object({ account: AccountDetails }),
-    handler: async ({ actor, input }) => ({ account: await updateAccount(services.db, actor, input) }),
+    handler: async ({ actor, input }) => ({ account: await updateAccount(services.db, actor, input, services) }),
   });
 }

@@ -3,7 +3,10 @@ import type { AccountCatalogs, AccountDetails, UpdateAccountInput } from '@switc
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
+import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
+import { queueMetricsRebuild } from '../metrics/metrics.jobs.ts';
+import { rebuildAccountMetrics } from '../metrics/metrics.rebuild.ts';
 import { accountSettings, accounts } from './accounts.tables.ts';
 
 type AccountRow = typeof accounts.$inferSelect;
@@ -39,15 +42,30 @@ export async function getCatalogs(db: Db, actor: Actor): Promise<AccountCatalogs
   return { account, accountSettings: settings };
 }
 
-/** Changes the business details given; status and ids are never changed here. */
-export async function updateAccount(db: Db, actor: Actor, input: UpdateAccountInput): Promise<AccountDetails> {
+/**
+ * Changes the business details given; status and ids are never changed here. A new time zone moves the days the
+ * dashboard counts in: the account's rollups are rebuilt (by a job where there is a queue).
+ */
+export async function updateAccount(
+  db: Db,
+  actor: Actor,
+  input: UpdateAccountInput,
+  services: Pick<Services, 'queue'> = {},
+): Promise<AccountDetails> {
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (Object.keys(changes).length === 0) return getAccount(db, actor);
+  const [before] = await db
+    .select({ timezone: accounts.timezone })
+    .from(accounts)
+    .where(eq(accounts.id, actor.accountId));
   const [row] = await db
     .update(accounts)
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(accounts.id, actor.accountId))
     .returning();
   if (!row) throw new DomainError('NOT_FOUND', 'Account not found');
+  if (before && before.timezone !== row.timezone && !(await queueMetricsRebuild(services, row.id))) {
+    await rebuildAccountMetrics(db, row.id);
+  }
   return toAccountDetails(row);
 }

@@ -1,7 +1,7 @@
 // Billing end to end: the real Stripe SDK against the sandbox's Stripe simulator, the test app listening on
 // a port so the simulator's signed webhooks arrive over HTTP, and the pg-boss worker processing them.
 
-import type { BillingOverview, Plan, SubscriptionStatus } from '@switchyard/contracts';
+import type { BillingOverview, NotificationList, Plan, SubscriptionStatus } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -345,6 +345,11 @@ describe('renewals and past due', () => {
     expect(mail?.text).toContain('Your card was declined.');
     expect(mail?.links).toEqual(['http://app.test/settings/account']);
     expect(await audits(m.accountId)).toContain('billing.past_due');
+    // And the bell: one notification, linking to the billing settings.
+    const feed = await m.trpc.query<NotificationList>('notifications.list', {});
+    expect(feed.data?.results.map((n) => [n.type, n.title, n.link])).toEqual([
+      ['payment_failed', 'Your subscription payment failed', '/settings/account'],
+    ]);
 
     // Within the grace period everything still works.
     const rename = await m.trpc.mutation('account.update', { business: 'Still open' });
@@ -369,6 +374,8 @@ describe('renewals and past due', () => {
     expect(rest.statusCode).toBe(402);
     expect(rest.json().message).toContain('Update your payment method');
     expect((await m.trpc.query('account.catalogs')).error).toBeUndefined();
+    // Reading a notification is not a write of the business: allowed while read-only.
+    expect((await m.trpc.mutation('notifications.markAllRead')).data).toEqual({ updated: 1 });
     const portal = await m.trpc.mutation<{ url: string }>('billing.openPortal', { returnPath: '/settings/account' });
     expect(portal.data?.url.startsWith(sandbox.url)).toBe(true);
 

@@ -24,6 +24,7 @@ import type { Actor } from '../../trpc/context.ts';
 import { accounts, users } from '../accounts/accounts.tables.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
+import { notifyPaymentFailed } from '../notifications/notifications.producers.ts';
 import {
   type BillingProvider,
   billingProvider,
@@ -539,6 +540,10 @@ async function updateAccountStatus(services: Services, tx: Db, accountId: string
   const plan = sub ? await getPlan(tx, sub.planId) : undefined;
   const base = publicUrl(services.config);
   if (next === 'past_due') {
+    await notifyPaymentFailed(tx, accountId, {
+      reason: sub?.lastPaymentError ?? 'the payment was declined.',
+      link: BILLING_SETTINGS_PATH,
+    });
     return [
       await queueMail(
         tx,

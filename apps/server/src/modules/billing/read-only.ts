@@ -13,7 +13,14 @@ export const READ_ONLY_MESSAGE = `Your account is read-only: the last payment fa
 
 /** tRPC procedures that stay usable while read-only. */
 export function writableWhileReadOnly(path: string): boolean {
-  return path.startsWith('billing.') || path.startsWith('auth.') || path.startsWith('admin.');
+  return (
+    path.startsWith('billing.') ||
+    path.startsWith('auth.') ||
+    path.startsWith('admin.') ||
+    // Reading a notification changes nothing of the business.
+    path === 'notifications.markRead' ||
+    path === 'notifications.markAllRead'
+  );
 }
 
 export async function isAccountReadOnly(db: Db, accountId: string, now = new Date()): Promise<boolean> {

@@ -2,7 +2,7 @@
 // and processed by the `channels.webhook` job (stock events: by the channel's `channels.stock-events` pass).
 import { createHash } from 'node:crypto';
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config.ts';
 import { verifySignedPayload } from '../../connectors/bigcommerce/index.ts';
@@ -20,9 +20,13 @@ import {
   isInventoryTopic,
   processInventoryEvents,
 } from '../inventory/inbound.ts';
+import { rowsOf } from '../inventory/ledger.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
+import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
+import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from '../orders/order-events.ts';
 import { processOrderEvent } from '../orders/orders.import.ts';
+import { processReturnEvent } from '../returns/returns.import.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
@@ -54,24 +58,33 @@ export async function requeueStrandedEvents(services: Services, olderThanSeconds
     )
     .limit(5000);
   const stockChannels = new Set<string>();
+  const orderChannels = new Set<string>();
   for (const event of stranded) {
     if (event.channelId && isInventoryTopic(event.topic)) stockChannels.add(event.channelId);
+    else if (event.channelId && isOrderTopic(event.topic)) orderChannels.add(event.channelId);
     else await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: event.id }, { singletonKey: event.id });
   }
   for (const channelId of stockChannels) await queueStockEvents(services, channelId);
+  for (const channelId of orderChannels) await queueOrderEvents(services, channelId);
   return stranded.length;
 }
 
 /**
- * At start-up: a pass for every channel with stock events waiting (a process that died while they waited
- * for its push to end, or before their pass ran). A pass already waiting makes this a no-op.
+ * At start-up: a pass for every channel with stock or order events waiting (a process that died while they
+ * waited for its push to end, or before their pass ran). A pass already waiting makes this a no-op. Answers
+ * how many channels had stock events waiting.
  */
 export async function queueWaitingStockEvents(services: Services): Promise<number> {
-  const rows = await services.db
-    .selectDistinct({ channelId: webhookEvents.channelId })
-    .from(webhookEvents)
-    .where(and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.channelId), inventoryTopicSql()));
+  const waitingOn = (topics: SQL | undefined) =>
+    services.db
+      .selectDistinct({ channelId: webhookEvents.channelId })
+      .from(webhookEvents)
+      .where(and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.channelId), topics));
+  const rows = await waitingOn(inventoryTopicSql());
   for (const { channelId } of rows) if (channelId) await queueStockEvents(services, channelId);
+  for (const { channelId } of await waitingOn(inArray(webhookEvents.topic, [...ORDER_TOPICS]))) {
+    if (channelId) await queueOrderEvents(services, channelId);
+  }
   return rows.length;
 }
 
@@ -153,31 +166,61 @@ async function storeEvent(
   const problem = failure ?? malformation(received);
   const event = problem ? malformedCopy(received) : received;
   // The live installation of the shop if there is one, else its most recent channel.
-  const [channel] = await services.db
-    .select({ id: channels.id, accountId: channels.accountId })
-    .from(channels)
-    .where(and(eq(channels.type, type), eq(channels.externalId, event.shopExternalId)))
-    .orderBy(sql`${channels.status} in ('connected', 'error') desc`, desc(channels.updatedAt))
-    .limit(1);
+  const theChannel = () =>
+    services.db
+      .select({ id: channels.id, accountId: channels.accountId })
+      .from(channels)
+      .where(and(eq(channels.type, type), eq(channels.externalId, event.shopExternalId)))
+      .orderBy(sql`${channels.status} in ('connected', 'error') desc`, desc(channels.updatedAt))
+      .limit(1);
   const occurredAt = storableDate(event.occurredAt ? new Date(event.occurredAt) : null);
-  const [stored] = await services.db
-    .insert(webhookEvents)
-    .values({
-      id: newId('whe'),
-      provider: type,
-      eventId: event.eventId,
-      topic: event.topic,
-      shopExternalId: event.shopExternalId,
-      accountId: channel?.accountId ?? null,
-      channelId: channel?.id ?? null,
-      payload: event.payload ?? {},
-      occurredAt,
-      ...(problem
-        ? { processedAt: new Date(), outcome: 'not processed: malformed', error: problem.slice(0, 500) }
-        : {}),
-    })
-    .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
-    .returning({ id: webhookEvents.id });
+  let channel: { id: string; accountId: string } | undefined;
+  let stored: { id: string } | undefined;
+  if (problem) {
+    [channel] = await theChannel();
+    [stored] = await services.db
+      .insert(webhookEvents)
+      .values({
+        id: newId('whe'),
+        provider: type,
+        eventId: event.eventId,
+        topic: event.topic,
+        shopExternalId: event.shopExternalId,
+        accountId: channel?.accountId ?? null,
+        channelId: channel?.id ?? null,
+        payload: event.payload ?? {},
+        occurredAt,
+        processedAt: new Date(),
+        outcome: 'not processed: malformed',
+        error: problem.slice(0, 500),
+      })
+      .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
+      .returning({ id: webhookEvents.id });
+  } else {
+    // The acknowledgement's one round trip: the shop's channel looked up and the event stored in one statement.
+    const [row] = rowsOf<{ id: string; channel_id: string | null; account_id: string | null }>(
+      await services.db.execute(sql`
+        with ch as (
+          select ${channels.id} as id, ${channels.accountId} as account_id from ${channels}
+          where ${channels.type} = ${type} and ${channels.externalId} = ${event.shopExternalId}
+          order by ${channels.status} in ('connected', 'error') desc, ${channels.updatedAt} desc
+          limit 1
+        )
+        insert into ${webhookEvents} (id, provider, event_id, topic, shop_external_id, account_id, channel_id, payload, occurred_at)
+        select ${newId('whe')}, ${type}, ${event.eventId}, ${event.topic}, ${event.shopExternalId},
+          (select account_id from ch), (select id from ch), ${JSON.stringify(event.payload ?? {})}::jsonb,
+          ${occurredAt ? occurredAt.toISOString() : null}::timestamptz
+        on conflict (provider, event_id) do nothing
+        returning id, channel_id, account_id`),
+    );
+    if (row) {
+      stored = { id: row.id };
+      channel = row.channel_id ? { id: row.channel_id, accountId: row.account_id as string } : undefined;
+    } else {
+      // A duplicate: its channel, to queue it again below.
+      [channel] = await theChannel();
+    }
+  }
   if (problem) {
     services.logger.warn(
       { provider: type, id: stored?.id, problem: problem.slice(0, 200) },
@@ -194,6 +237,7 @@ async function storeEvent(
     // the singleton key keeps it to one job while one is waiting or running.
     if (existing && !existing.processedAt) {
       if (channel && isInventoryTopic(event.topic)) await queueStockEvents(services, channel.id);
+      else if (channel && isOrderTopic(event.topic)) await queueOrderEvents(services, channel.id);
       else await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: existing.id }, { singletonKey: existing.id });
     }
     return { status: 200, duplicate: true, id: existing?.id ?? '' };
@@ -210,6 +254,11 @@ async function storeEvent(
     }
     // While this process pushes the channel, the push's end queues its stock events (most are its echoes).
     if (!deferWhilePushing(channel.id)) await queueStockEvents(services, channel.id);
+    return { status: 200, duplicate: false, id: stored.id };
+  }
+  // Order events are taken per channel, in batches: a burst of them queues one pass.
+  if (channel && isOrderTopic(event.topic)) {
+    await queueOrderEvents(services, channel.id);
     return { status: 200, duplicate: false, id: stored.id };
   }
   await services.queue?.send(CHANNEL_WEBHOOK_JOB, { id: stored.id }, { singletonKey: stored.id });
@@ -284,6 +333,8 @@ export async function processWebhookEvent(services: Services, id: string): Promi
   if (!waiting || waiting.processedAt) return;
   // Stock events are taken together per channel (inbound.ts), this one with the others waiting.
   if (waiting.channelId && isInventoryTopic(waiting.topic)) return processInventoryEvents(services, waiting.channelId);
+  // So are order events (orders/order-events.ts).
+  if (waiting.channelId && isOrderTopic(waiting.topic)) return processOrderEvents(services, waiting.channelId);
   const [event] = await services.db
     .update(webhookEvents)
     .set({ attempts: sql`${webhookEvents.attempts} + 1` })
@@ -312,8 +363,10 @@ async function applyEvent(services: Services, event: EventRow): Promise<string> 
   const isUninstall = UNINSTALL_TOPICS.has(event.topic);
   const isRevoked = REVOKED_TOPICS.has(event.topic);
   if (!isUninstall && !isRevoked) {
+    // A topic may be both (Square's order.created of a POS return order): each handler takes what is its own.
     const ordered = await processOrderEvent(services, event);
-    if (ordered !== null) return ordered;
+    const returned = await processReturnEvent(services, event);
+    if (ordered !== null || returned !== null) return [ordered, returned].filter((s) => s !== null).join('; ');
     // Product topics wait for the sync engine, which reads them from this table.
     return 'no handler yet';
   }
@@ -345,6 +398,7 @@ async function applyEvent(services: Services, event: EventRow): Promise<string> 
           updatedAt: now,
         })
         .where(eq(channels.id, channel.id));
+      await notifyChannelDisconnected(tx, channel, `${label} access was revoked.`);
       return 'channel needs re-authorising';
     }
     await tx
@@ -357,6 +411,7 @@ async function applyEvent(services: Services, event: EventRow): Promise<string> 
         updatedAt: now,
       })
       .where(eq(channels.id, channel.id));
+    await notifyChannelDisconnected(tx, channel, `The Switchyard app was uninstalled from this ${label} shop.`);
     const recipients = await tx
       .select({ email: users.email, firstname: users.firstname })
       .from(users)

@@ -7,7 +7,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
-import { applyMovements } from './ledger.ts';
+import { applyMovements, asJson } from './ledger.ts';
 
 /** An expected claim no report met within this long is dropped (the report folded into one we took as ours). */
 export const EXPECTED_CLAIM_TTL_MS = 15 * 60_000;
@@ -38,6 +38,8 @@ export interface ChannelMovementClaim {
    * so a movement not met by a counted report is in that first read already, and is reversed.
    */
   historical?: boolean;
+  /** The ledger reason of a reversal: `order` (default), `return` for a channel's restock of a return. */
+  reason?: 'order' | 'return';
 }
 
 export interface ClaimResult {
@@ -49,91 +51,155 @@ export interface ClaimResult {
   applied: boolean;
 }
 
+/** A channel level a caller locked for several claims (`lockChannelLevels`): its row and open counted reports. */
+export interface LockedChannelLevel {
+  channelQtyAt: Date | null;
+  /** Open counted reports of the level, oldest first, locked; kept current by each claim made against it. */
+  counted: { id: number; remaining: number; at: Date }[];
+}
+
+/** Key of a locked channel level: `variantId|externalLocationId`. */
+export const channelLevelKey = (l: { variantId: string; externalLocationId: string }) =>
+  `${l.variantId}|${l.externalLocationId}`;
+
+/**
+ * For a caller making many claims in one transaction (a batch of orders): the channel's level rows of all of them,
+ * made where missing and locked in one stable order (by variant, then channel location, as the stock pass takes
+ * them), with their open counted reports locked too. Three statements, however many levels; pass each level to
+ * `claimChannelMovement` as `locked`.
+ */
+export async function lockChannelLevels(
+  tx: Tx,
+  accountId: string,
+  channelId: string,
+  levels: { variantId: string; externalLocationId: string; locationId: string; inventoryItemId: string }[],
+): Promise<Map<string, LockedChannelLevel>> {
+  const out = new Map<string, LockedChannelLevel>();
+  const unique = [...new Map(levels.map((l) => [channelLevelKey(l), l])).values()];
+  for (let i = 0; i < unique.length; i += 2000) {
+    const chunk = asJson(
+      unique.slice(i, i + 2000).map((l) => [l.variantId, l.externalLocationId, l.locationId, l.inventoryItemId]),
+    );
+    await tx.execute(sql`
+      insert into ${channelStock} (account_id, channel_id, variant_id, external_location_id, location_id, inventory_item_id)
+      select ${accountId}, ${channelId}, v ->> 0, v ->> 1, v ->> 2, v ->> 3 from jsonb_array_elements(${chunk}) as v
+      on conflict do nothing`);
+    const inChunk = (variant: unknown, external: unknown) =>
+      sql`(${variant}, ${external}) in (select v ->> 0, v ->> 1 from jsonb_array_elements(${chunk}) as v)`;
+    const rows = await tx
+      .select({
+        variantId: channelStock.variantId,
+        externalLocationId: channelStock.externalLocationId,
+        channelQtyAt: channelStock.channelQtyAt,
+      })
+      .from(channelStock)
+      .where(
+        and(eq(channelStock.channelId, channelId), inChunk(channelStock.variantId, channelStock.externalLocationId)),
+      )
+      .orderBy(channelStock.variantId, channelStock.externalLocationId)
+      .for('update');
+    for (const r of rows) out.set(channelLevelKey(r), { channelQtyAt: r.channelQtyAt, counted: [] });
+    const counted = await tx
+      .select({
+        id: channelStockClaims.id,
+        variantId: channelStockClaims.variantId,
+        externalLocationId: channelStockClaims.externalLocationId,
+        remaining: channelStockClaims.remaining,
+        at: channelStockClaims.at,
+      })
+      .from(channelStockClaims)
+      .where(
+        and(
+          eq(channelStockClaims.channelId, channelId),
+          inChunk(channelStockClaims.variantId, channelStockClaims.externalLocationId),
+          eq(channelStockClaims.kind, 'counted'),
+          ne(channelStockClaims.remaining, 0),
+          sql`${channelStockClaims.createdAt} > now() - make_interval(secs => ${COUNTED_CLAIM_TTL_MS / 1000})`,
+        ),
+      )
+      .orderBy(asc(channelStockClaims.at), asc(channelStockClaims.id))
+      .for('update');
+    for (const c of counted) out.get(channelLevelKey(c))?.counted.push({ id: c.id, remaining: c.remaining, at: c.at });
+  }
+  return out;
+}
+
 /**
  * Called by the order side, in the transaction that reserves or consumes for the order. Locks the channel's
  * level row, takes counted reports of the same direction made at or after the movement's time, reverses them
  * on on_hand (reason `order`), and leaves the rest expected. For an order of the first pull (`historical`),
  * when the channel reported its level since the movement, nothing counted is left to take, and our stock there
  * was first read from this channel (its import seeded the level after it took the order), the movement is in
- * our on_hand already: reversed too.
+ * our on_hand already: reversed too. `locked`: the level as `lockChannelLevels` locked it in this transaction
+ * (the row is then neither made nor read again here).
  */
 export async function claimChannelMovement(
   tx: Tx,
   accountId: string,
   claim: ChannelMovementClaim,
+  locked?: LockedChannelLevel,
 ): Promise<ClaimResult> {
   const none: ClaimResult = { reversed: 0, expected: 0, applied: false };
   if (claim.qty === 0) return none;
-  // The level row of the channel, made if it is the first we hear of it, and locked like the stock passes do.
-  await tx
-    .insert(channelStock)
-    .values({
-      accountId,
-      channelId: claim.channelId,
-      variantId: claim.variantId,
-      externalLocationId: claim.externalLocationId,
-      locationId: claim.locationId,
-      inventoryItemId: claim.inventoryItemId,
-    })
-    .onConflictDoNothing();
-  const [row] = await tx
-    .select({ channelQtyAt: channelStock.channelQtyAt, pushedAt: channelStock.pushedAt })
-    .from(channelStock)
-    .where(
-      and(
-        eq(channelStock.channelId, claim.channelId),
-        eq(channelStock.variantId, claim.variantId),
-        eq(channelStock.externalLocationId, claim.externalLocationId),
-      ),
-    )
-    .for('update');
   const sign = Math.sign(claim.qty);
+  const from = claim.at.getTime() - SECOND;
+  let row: { channelQtyAt: Date | null } | undefined;
+  let counted: { id: number; remaining: number; at?: Date }[];
+  if (locked) {
+    row = locked;
+    counted = locked.counted.filter((c) => Math.sign(c.remaining) === sign && c.at.getTime() > from);
+  } else {
+    // The level row of the channel, made if it is the first we hear of it, and locked like the stock passes do.
+    await tx
+      .insert(channelStock)
+      .values({
+        accountId,
+        channelId: claim.channelId,
+        variantId: claim.variantId,
+        externalLocationId: claim.externalLocationId,
+        locationId: claim.locationId,
+        inventoryItemId: claim.inventoryItemId,
+      })
+      .onConflictDoNothing();
+    [row] = await tx
+      .select({ channelQtyAt: channelStock.channelQtyAt })
+      .from(channelStock)
+      .where(
+        and(
+          eq(channelStock.channelId, claim.channelId),
+          eq(channelStock.variantId, claim.variantId),
+          eq(channelStock.externalLocationId, claim.externalLocationId),
+        ),
+      )
+      .for('update');
+    counted = await tx
+      .select({ id: channelStockClaims.id, remaining: channelStockClaims.remaining })
+      .from(channelStockClaims)
+      .where(
+        and(
+          eq(channelStockClaims.channelId, claim.channelId),
+          eq(channelStockClaims.variantId, claim.variantId),
+          eq(channelStockClaims.externalLocationId, claim.externalLocationId),
+          eq(channelStockClaims.kind, 'counted'),
+          sign < 0 ? lt(channelStockClaims.remaining, 0) : gt(channelStockClaims.remaining, 0),
+          sql`${channelStockClaims.at} > ${new Date(from)}`,
+          sql`${channelStockClaims.createdAt} > now() - make_interval(secs => ${COUNTED_CLAIM_TTL_MS / 1000})`,
+        ),
+      )
+      .orderBy(asc(channelStockClaims.at), asc(channelStockClaims.id))
+      .for('update');
+  }
+  // What the claim takes of each counted report, worked out first: the claim row is then written once, with what
+  // is left expected, and nothing is taken when its key was claimed before (a replay stops at the insert).
   let want = Math.abs(claim.qty);
-  const counted = await tx
-    .select({ id: channelStockClaims.id, remaining: channelStockClaims.remaining })
-    .from(channelStockClaims)
-    .where(
-      and(
-        eq(channelStockClaims.channelId, claim.channelId),
-        eq(channelStockClaims.variantId, claim.variantId),
-        eq(channelStockClaims.externalLocationId, claim.externalLocationId),
-        eq(channelStockClaims.kind, 'counted'),
-        sign < 0 ? lt(channelStockClaims.remaining, 0) : gt(channelStockClaims.remaining, 0),
-        sql`${channelStockClaims.at} > ${new Date(claim.at.getTime() - SECOND)}`,
-        sql`${channelStockClaims.createdAt} > now() - make_interval(secs => ${COUNTED_CLAIM_TTL_MS / 1000})`,
-      ),
-    )
-    .orderBy(asc(channelStockClaims.at), asc(channelStockClaims.id))
-    .for('update');
-  // The claim itself (its key makes a replay a no-op); written first so a replay stops here.
-  const [inserted] = await tx
-    .insert(channelStockClaims)
-    .values({
-      accountId,
-      channelId: claim.channelId,
-      variantId: claim.variantId,
-      externalLocationId: claim.externalLocationId,
-      locationId: claim.locationId,
-      kind: 'expected',
-      qty: claim.qty,
-      remaining: 0,
-      at: claim.at,
-      key: claim.key,
-      reference: claim.reference,
-    })
-    .onConflictDoNothing()
-    .returning({ id: channelStockClaims.id });
-  if (!inserted) return none;
   let reversed = 0;
+  const takes: { c: (typeof counted)[number]; take: number }[] = [];
   for (const c of counted) {
     if (want === 0) break;
     const take = Math.min(want, Math.abs(c.remaining));
     want -= take;
     reversed += take;
-    await tx
-      .update(channelStockClaims)
-      .set({ remaining: c.remaining - sign * take })
-      .where(eq(channelStockClaims.id, c.id));
+    takes.push({ c, take });
   }
   // An order of the first pull, with the channel's level read since and nothing counted left to take: the
   // channel's number we started from already has the movement in it. (Not for later orders: a report since may
@@ -163,27 +229,117 @@ export async function claimChannelMovement(
     reversed += want;
     want = 0;
   }
+  // The claim itself (its key makes a replay a no-op), with what is left expected of it.
+  const [inserted] = await tx
+    .insert(channelStockClaims)
+    .values({
+      accountId,
+      channelId: claim.channelId,
+      variantId: claim.variantId,
+      externalLocationId: claim.externalLocationId,
+      locationId: claim.locationId,
+      kind: 'expected',
+      qty: claim.qty,
+      remaining: sign * want,
+      at: claim.at,
+      key: claim.key,
+      reference: claim.reference,
+    })
+    .onConflictDoNothing()
+    .returning({ id: channelStockClaims.id });
+  if (!inserted) return none;
+  for (const { c, take } of takes) {
+    c.remaining -= sign * take;
+    await tx.update(channelStockClaims).set({ remaining: c.remaining }).where(eq(channelStockClaims.id, c.id));
+  }
   if (reversed > 0) {
     await applyMovements(tx, accountId, [
       {
         variantId: claim.variantId,
         locationId: claim.locationId,
         delta: -sign * reversed,
-        reason: 'order',
-        source: 'order',
+        reason: claim.reason ?? 'order',
+        source: claim.reason ?? 'order',
         reference: claim.reference,
         idempotencyKey: `claim:${claim.key}`,
         userId: claim.userId ?? null,
       },
     ]);
   }
-  if (want > 0) {
-    await tx
-      .update(channelStockClaims)
-      .set({ remaining: sign * want })
-      .where(eq(channelStockClaims.id, inserted.id));
-  }
   return { reversed: -sign * reversed, expected: sign * want, applied: true };
+}
+
+/**
+ * A catalog import just gave our level its first stock (reason `import`, in this transaction) from this channel
+ * level's number. Expected claims of these keys, still open and made a second or more before that number was read,
+ * are in it: each is reversed whole (+q for an order's −q, reason `order`, the claim's reference) and met. Nothing
+ * of them was counted before, our level never having moved (an absorbed report is not counted either). The orders
+ * that came in after their channel location was mapped and before its stock was (ADR 0008). Answers the keys met.
+ */
+export async function claimsInSeed(
+  tx: Tx,
+  accountId: string,
+  level: { channelId: string; variantId: string; externalLocationId: string; locationId: string },
+  keys: string[],
+): Promise<{ key: string; reversed: number }[]> {
+  if (keys.length === 0) return [];
+  const [seeded] = await tx
+    .select({ id: inventoryMovements.id })
+    .from(inventoryMovements)
+    .where(
+      and(
+        eq(inventoryMovements.accountId, accountId),
+        eq(inventoryMovements.idempotencyKey, `import:${level.channelId}:${level.variantId}:${level.locationId}`),
+      ),
+    )
+    .limit(1);
+  const [row] = await tx
+    .select({ channelQtyAt: channelStock.channelQtyAt })
+    .from(channelStock)
+    .where(
+      and(
+        eq(channelStock.channelId, level.channelId),
+        eq(channelStock.variantId, level.variantId),
+        eq(channelStock.externalLocationId, level.externalLocationId),
+      ),
+    )
+    .for('update');
+  if (!seeded || !row?.channelQtyAt) return [];
+  const readBy = new Date(row.channelQtyAt.getTime() - SECOND);
+  const open = await tx
+    .select()
+    .from(channelStockClaims)
+    .where(
+      and(
+        eq(channelStockClaims.channelId, level.channelId),
+        eq(channelStockClaims.variantId, level.variantId),
+        eq(channelStockClaims.externalLocationId, level.externalLocationId),
+        eq(channelStockClaims.locationId, level.locationId),
+        eq(channelStockClaims.kind, 'expected'),
+        inArray(channelStockClaims.key, keys),
+        ne(channelStockClaims.remaining, 0),
+        sql`${channelStockClaims.at} <= ${readBy}`,
+      ),
+    )
+    .orderBy(asc(channelStockClaims.id))
+    .for('update');
+  const out: { key: string; reversed: number }[] = [];
+  for (const c of open) {
+    await tx.update(channelStockClaims).set({ remaining: 0 }).where(eq(channelStockClaims.id, c.id));
+    const [applied] = await applyMovements(tx, accountId, [
+      {
+        variantId: level.variantId,
+        locationId: level.locationId,
+        delta: -c.qty,
+        reason: 'order',
+        source: 'order',
+        reference: c.reference,
+        idempotencyKey: `claim:${c.key}:seed`,
+      },
+    ]);
+    if (applied?.applied) out.push({ key: c.key, reversed: -c.qty });
+  }
+  return out;
 }
 
 export interface OpenClaim {

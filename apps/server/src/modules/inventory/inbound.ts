@@ -4,6 +4,7 @@
 import type { MovementReason } from '@switchyard/contracts';
 import { and, asc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
 import { type ChannelRow, connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
@@ -520,8 +521,13 @@ export async function absorbEchoes(services: Services, channelId: string, report
 }
 
 const INVENTORY_BATCH = 500;
-/** Per channel, one batch at a time in this process; a job whose event an earlier batch took finds it done. */
-const draining = new Map<string, Promise<void>>();
+/**
+ * Per channel, one pass at a time in this process (a burst of calls costs at most two); a job whose event an
+ * earlier pass took finds it done.
+ */
+const inventoryPasses = passesPerKey<Services>(async (services, channelId) => {
+  while ((await drainInventoryEvents(services, channelId)) === INVENTORY_BATCH) {}
+});
 
 /**
  * Processes the channel's waiting stock events together, oldest first, 500 at a time until none wait: the
@@ -531,18 +537,7 @@ const draining = new Map<string, Promise<void>>();
  */
 export async function processInventoryEvents(services: Services, channelId: string): Promise<void> {
   if (deferWhilePushing(channelId)) return;
-  const before = draining.get(channelId) ?? Promise.resolve();
-  const mine = before
-    .catch(() => undefined)
-    .then(async () => {
-      while ((await drainInventoryEvents(services, channelId)) === INVENTORY_BATCH) {}
-    });
-  draining.set(channelId, mine);
-  try {
-    await mine;
-  } finally {
-    if (draining.get(channelId) === mine) draining.delete(channelId);
-  }
+  return inventoryPasses(services, channelId);
 }
 
 /** One batch; answers the number of events it took. */

@@ -9,6 +9,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { type ChannelRow, connectorFor, findChannel, providerFailure } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
+import { notifyStockChanges } from '../notifications/notifications.producers.ts';
 import { listings } from '../products/products.tables.ts';
 import {
   finishSync,
@@ -249,13 +250,22 @@ export async function pushChannel(
     ).catch(() => undefined);
     // Handled marks go: exactly the marks this run read. A mark made since (or re-made: a new time), one whose
     // transaction began before the run and committed after it read (on PostgreSQL: an order's import), and the
-    // variants that failed stay for the next run.
+    // variants that failed stay for the next run. A mark locked by a transaction still open is one being made
+    // again (its time changes when that commits), so it is skipped, not waited for: waiting on an order import
+    // that holds marks in another order deadlocked here (4–9 push jobs per 1,000-order burst, issue 13).
     const handled = dirty.filter((d) => !keepDirty.has(d.variantId)).map((d) => [d.variantId, d.markedAt]);
     for (let i = 0; i < handled.length; i += 5000) {
       await services.db.execute(sql`
         delete from ${inventoryDirty} d
-        using jsonb_array_elements(${JSON.stringify(handled.slice(i, i + 5000))}::jsonb) as v
-        where d.channel_id = ${channelId} and d.variant_id = v ->> 0 and d.marked_at = (v ->> 1)::timestamptz`);
+        using (
+          select m.channel_id, m.variant_id from ${inventoryDirty} m
+          join jsonb_array_elements(${JSON.stringify(handled.slice(i, i + 5000))}::jsonb) as v
+            on m.variant_id = v ->> 0 and m.marked_at = (v ->> 1)::timestamptz
+          where m.channel_id = ${channelId}
+          order by m.variant_id
+          for update of m skip locked
+        ) as s
+        where d.channel_id = s.channel_id and d.variant_id = s.variant_id`);
     }
     await finishSync(services.db, syncId, {
       error: fatal,
@@ -287,6 +297,19 @@ async function acknowledge(
   }
   await recordApplied(services, channel, applied);
   outcome.sent += applied.length;
+  // Sold out or fell to the low-stock threshold on this channel: told once, on the transition.
+  await notifyStockChanges(
+    services.db,
+    channel.accountId,
+    channel,
+    applied.map((row) => ({
+      variantId: row.variantId,
+      sku: row.sku,
+      storeId: row.storeId,
+      before: believedQty(row),
+      after: row.available,
+    })),
+  ).catch((err: unknown) => services.logger.warn({ err, channelId: channel.id }, 'stock notifications not raised'));
 
   const failures: SyncItemFailure[] = [];
   const mismatched: { inventoryItemId: string; locationExternalId: string }[] = [];

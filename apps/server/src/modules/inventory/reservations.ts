@@ -118,3 +118,116 @@ export async function reservedByLevel(tx: Pick<Tx, 'execute'>, accountId: string
     sql`select variant_id, location_id, on_hand, reserved from ${inventoryLevels} where account_id = ${accountId}`,
   );
 }
+
+/**
+ * Locks the levels of these variants at these locations (`FOR UPDATE`, by variant then location: the order every
+ * reserve and stock pass takes) and answers what each can cover now (on_hand − reserved; a missing level is 0).
+ * Routing (issue 14) reads its candidates' stock here, then reserves in the same transaction.
+ */
+export async function lockAvailable(
+  tx: Tx,
+  accountId: string,
+  variantIds: string[],
+  locationIds: string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (variantIds.length === 0 || locationIds.length === 0) return out;
+  const rows = await tx
+    .select({
+      variantId: inventoryLevels.variantId,
+      locationId: inventoryLevels.locationId,
+      onHand: inventoryLevels.onHand,
+      reserved: inventoryLevels.reserved,
+    })
+    .from(inventoryLevels)
+    .where(
+      and(
+        eq(inventoryLevels.accountId, accountId),
+        inArray(inventoryLevels.variantId, [...new Set(variantIds)]),
+        inArray(inventoryLevels.locationId, [...new Set(locationIds)]),
+      ),
+    )
+    .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
+    .for('update');
+  for (const r of rows) out.set(`${r.variantId}|${r.locationId}`, r.onHand - r.reserved);
+  return out;
+}
+
+/**
+ * What each level of these variants can cover now (on_hand − reserved), read without locking: for what-ifs that
+ * reserve nothing (routing's dry runs and replays). Keyed `${variantId}|${locationId}`.
+ */
+export async function readAvailable(
+  db: Pick<Tx, 'select'>,
+  accountId: string,
+  variantIds: string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const ids = [...new Set(variantIds)];
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await db
+      .select({
+        variantId: inventoryLevels.variantId,
+        locationId: inventoryLevels.locationId,
+        onHand: inventoryLevels.onHand,
+        reserved: inventoryLevels.reserved,
+      })
+      .from(inventoryLevels)
+      .where(and(eq(inventoryLevels.accountId, accountId), inArray(inventoryLevels.variantId, ids.slice(i, i + 5000))));
+    for (const r of rows) out.set(`${r.variantId}|${r.locationId}`, r.onHand - r.reserved);
+  }
+  return out;
+}
+
+export interface ReserveAtInput {
+  variantId: string;
+  locationId: string;
+  quantity: number;
+  /** Unique per cause (an allocation): a replay reserves nothing more. */
+  key: string;
+}
+
+/**
+ * Reserves each quantity at its location in one ledger call, for a caller that locked these levels and read
+ * what they can cover under that lock (`lockAvailable`) in this transaction. Checks again, under the same locks,
+ * that none goes over (on_hand − reserved); answers false, reserving nothing, if one would.
+ */
+export async function reserveAt(
+  tx: Tx,
+  accountId: string,
+  items: ReserveAtInput[],
+  reference: string,
+  userId: string | null = null,
+  /** What `lockAvailable` answered for these levels in this transaction (saves reading them again). */
+  locked?: Map<string, number>,
+): Promise<boolean> {
+  const todo = items.filter((i) => i.quantity > 0);
+  if (todo.length === 0) return true;
+  const available =
+    locked ??
+    (await lockAvailable(
+      tx,
+      accountId,
+      todo.map((i) => i.variantId),
+      todo.map((i) => i.locationId),
+    ));
+  const need = new Map<string, number>();
+  for (const i of todo)
+    need.set(`${i.variantId}|${i.locationId}`, (need.get(`${i.variantId}|${i.locationId}`) ?? 0) + i.quantity);
+  for (const [level, q] of need) if ((available.get(level) ?? 0) < q) return false;
+  await applyMovements(
+    tx,
+    accountId,
+    todo.map((i) => ({
+      variantId: i.variantId,
+      locationId: i.locationId,
+      reservedDelta: i.quantity,
+      reason: 'order' as const,
+      source: 'order',
+      reference,
+      idempotencyKey: `reserve:${i.key}`,
+      userId,
+    })),
+  );
+  return true;
+}

@@ -30,11 +30,13 @@ export async function schedulePush(
  */
 export const CHANNEL_STOCK_EVENTS_JOB = 'channels.stock-events';
 
-/** Queues the pass over a channel's waiting stock events; a pass already waiting makes this a no-op. */
+/**
+ * Starts the pass over a channel's waiting stock events: at once in this process when it takes stock events
+ * (they are stored, and stock changes are latency-critical), else as a job; a pass already waiting makes this
+ * a no-op.
+ */
 export async function queueStockEvents(services: Services, channelId: string): Promise<void> {
-  await services.queue?.send(CHANNEL_STOCK_EVENTS_JOB, { channelId }, { singletonKey: channelId });
-  // Stock changes are latency-critical: this process's idle workers fetch it now, not at their next poll.
-  services.queue?.notify?.(CHANNEL_STOCK_EVENTS_JOB);
+  await services.queue?.run(CHANNEL_STOCK_EVENTS_JOB, { channelId }, { singletonKey: channelId });
 }
 
 // ------------------------------------------------------------------- pushes running in this process

@@ -40,6 +40,8 @@ export function toLocation(row: LocationRow): Location {
     pickup: row.pickup,
     priority: row.priority,
     address: row.address,
+    latitude: row.latitude ?? null,
+    longitude: row.longitude ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -160,6 +162,8 @@ export async function createLocation(services: Services, actor: Actor, input: Pa
           pickup: input.pickup,
           priority: input.priority,
           address: cleanAddress(input.address),
+          latitude: input.latitude ?? null,
+          longitude: input.longitude ?? null,
         })
         .returning();
       if (!row) throw new Error('insert returned no row');
@@ -201,6 +205,8 @@ export async function updateLocation(
           ...(patch.pickup !== undefined ? { pickup: patch.pickup } : {}),
           ...(patch.priority !== undefined ? { priority: patch.priority } : {}),
           ...(patch.address !== undefined ? { address: cleanAddress(patch.address) } : {}),
+          ...(patch.latitude !== undefined ? { latitude: patch.latitude } : {}),
+          ...(patch.longitude !== undefined ? { longitude: patch.longitude } : {}),
           updatedAt: new Date(),
         })
         .where(own(actor.accountId, id))

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.tables.ts';
 
 const at = () => timestamp({ withTimezone: true });
@@ -33,6 +44,9 @@ export const locations = pgTable(
     /** Routing order: lower first. */
     priority: integer().notNull().default(0),
     address: jsonb().$type<LocationAddress>().notNull().default({}),
+    /** Decimal degrees, for routing's distances (issue 14); null: not known (placed from the postal code when set). */
+    latitude: doublePrecision(),
+    longitude: doublePrecision(),
     createdAt: at().notNull().defaultNow(),
     updatedAt: at().notNull().defaultNow(),
   },
@@ -40,5 +54,7 @@ export const locations = pgTable(
     uniqueIndex('locations_account_store_key').on(t.accountId, t.storeId),
     index('locations_account_name_idx').on(t.accountId, t.name),
     check('locations_priority_check', sql`${t.priority} between 0 and 1000`),
+    check('locations_latitude_check', sql`${t.latitude} between -90 and 90`),
+    check('locations_longitude_check', sql`${t.longitude} between -180 and 180`),
   ],
 );

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { mailMessages } from './mail.tables.ts';
-import { type MailTemplate, renderMail } from './templates.ts';
+import { type MailTemplate, type RenderedMail, renderMail } from './templates.ts';
 
 export const MAIL_SEND_JOB = 'mail.send';
 
@@ -16,6 +16,22 @@ export async function queueMail(db: Db, to: string, mail: MailTemplate, accountI
   const rendered = renderMail(mail);
   const id = newId('msg');
   await db.insert(mailMessages).values({ id, accountId, to, template: mail.template, ...rendered });
+  return id;
+}
+
+/**
+ * Writes a message rendered by its module (a notification digest: a list, which the one-action templates do
+ * not fit) to the outbox, as queueMail does.
+ */
+export async function queueRenderedMail(
+  db: Db,
+  to: string,
+  template: string,
+  rendered: RenderedMail,
+  accountId?: string,
+): Promise<string> {
+  const id = newId('msg');
+  await db.insert(mailMessages).values({ id, accountId, to, template, ...rendered });
   return id;
 }
 

@@ -1,4 +1,10 @@
 /** The product's e-mails, each as HTML and plain text, with links built from the public URL. */
+import {
+  DEFAULT_PICKUP_EMAILS,
+  PICKUP_INSTRUCTIONS,
+  type PickupEmailText,
+  renderPickupText,
+} from '@switchyard/contracts';
 
 export type MailTemplate =
   | { template: 'confirm'; firstname: string; link: string }
@@ -7,7 +13,23 @@ export type MailTemplate =
   | { template: 'welcome'; firstname: string; link: string }
   | { template: 'channel_disconnected'; firstname: string; link: string; channelName: string; provider: string }
   | { template: 'payment_failed'; firstname: string; link: string; planName: string; reason: string; graceDays: number }
-  | { template: 'subscription_canceled'; firstname: string; link: string; planName: string };
+  | { template: 'subscription_canceled'; firstname: string; link: string; planName: string }
+  | {
+      template: 'pickup_ready' | 'picked_up';
+      /** The customer's name (the greeting) and the shop's. */
+      firstname: string;
+      customerName?: string | null;
+      shopName: string;
+      orderNumber: string;
+      storeName: string;
+      storeAddress: string;
+      curbside: boolean;
+      /** Directions to the store (a maps search of its address). */
+      link: string;
+      items: string[];
+      /** The account's texts for this e-mail (Settings → Fulfillment); absent: the defaults. */
+      text?: PickupEmailText;
+    };
 
 export interface RenderedMail {
   subject: string;
@@ -21,14 +43,14 @@ const PRODUCT = 'Switchyard';
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-function layout(title: string, paragraphs: string[], action: { label: string; href: string }, footer: string) {
+function layout(title: string, paragraphs: string[], action: { label: string; href: string }, footer?: string) {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   return `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
 <table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
 <tr><td><h1 style="font-size:20px;margin:0 0 24px">${escapeHtml(title)}</h1>${body}
 <p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#228be6;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#52606d">If the button does not work, open this address: ${escapeHtml(action.href)}</p>
-<p style="margin:24px 0 0;font-size:13px;color:#52606d">${escapeHtml(footer)}</p></td></tr></table></body></html>`;
+${footer ? `<p style="margin:24px 0 0;font-size:13px;color:#52606d">${escapeHtml(footer)}</p>` : ''}</td></tr></table></body></html>`;
 }
 
 function render(
@@ -114,5 +136,25 @@ export function renderMail(mail: MailTemplate): RenderedMail {
         { label: 'Choose a plan', href: mail.link },
         'If you did not expect this, reply to this e-mail.',
       );
+    case 'pickup_ready':
+    case 'picked_up': {
+      // The merchant's texts (or the defaults), with the same placeholders the settings page previews.
+      const stage = mail.template === 'pickup_ready' ? 'ready' : 'picked_up';
+      const kind = mail.curbside ? 'curbside_pickup' : 'pickup';
+      const { subject, paragraphs } = renderPickupText(mail.text ?? DEFAULT_PICKUP_EMAILS[stage], {
+        first_name: mail.firstname,
+        customer_name: mail.customerName || mail.firstname,
+        shop_name: mail.shopName,
+        order_number: mail.orderNumber,
+        store_name: mail.storeName,
+        store_address: mail.storeAddress,
+        pickup_type: mail.curbside ? 'curbside pickup' : 'pickup',
+        items: mail.items.join('; '),
+        pickup_instructions: PICKUP_INSTRUCTIONS[kind],
+      });
+      const action = { label: stage === 'ready' ? 'Directions to the store' : 'Store directions', href: mail.link };
+      const text = `${paragraphs.join('\n\n')}\n\n${action.label}: ${action.href}\n`;
+      return { subject, text, html: layout(subject, paragraphs, action), links: [action.href] };
+    }
   }
 }

@@ -9,15 +9,38 @@ import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
-import { claimChannelMovement } from '../inventory/claims.ts';
+import {
+  channelLevelKey,
+  claimChannelMovement,
+  type LockedChannelLevel,
+  lockChannelLevels,
+} from '../inventory/claims.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
-import { consumeStock, releaseReservation, reserveFirstAvailable } from '../inventory/reservations.ts';
+import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
+import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { listings, variants } from '../products/products.tables.ts';
-import { type AllocationPlan, defaultAllocation, NO_LOCATION_COVERS, type OurLocation } from './allocate.ts';
+import { countryCode } from '../routing/geo.ts';
+import {
+  linkDecision,
+  lockLevelsFor,
+  type RouteLine,
+  type RoutingInputs,
+  routeAndReserve,
+  routingInputs,
+} from '../routing/routing.allocate.ts';
+import { type AllocationPlan, type OurLocation, storePlan } from './allocate.ts';
+import { insertAllocations, type NewAllocation } from './orders.allocations.ts';
+import { refundedSince } from './orders.refunds.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
-import { affectedChannels, recomputeFlags, type TimelineInput, writeTimeline } from './orders.timeline.ts';
+import {
+  affectedChannels,
+  recomputeFlags,
+  type TimelineInput,
+  writeTimeline,
+  writeTimelines,
+} from './orders.timeline.ts';
 
 export type IngestChannel = Pick<ChannelRow, 'id' | 'accountId' | 'type' | 'name' | 'settings'>;
 export type IngestOutcome = 'created' | 'updated' | 'unchanged' | 'older';
@@ -119,6 +142,34 @@ const ourLocations = (tx: Tx, accountId: string): Promise<OurLocation[]> =>
     .from(locations)
     .where(eq(locations.accountId, accountId));
 
+/**
+ * What the orders of one transaction share: read and locked once at its start, written once at its end.
+ * Lock order, as a single import always took it: the orders' rows (by external id), then the channel's levels
+ * the lines' claims meet (by variant, then channel location, as the stock pass takes them), then our levels of
+ * every variant of the batch at every location (by variant, then location, as every reserve takes them).
+ */
+interface Batch {
+  tx: Tx;
+  channel: IngestChannel;
+  ours: OurLocation[];
+  resolve: ReturnType<typeof locationResolver>;
+  variantOf: Map<string, { id: string }>;
+  /** channel listing of each variant: the inventory item the channel keeps its stock against. */
+  itemOf: Map<string, string>;
+  /** The channel's levels the claims of the batch meet, locked up front (claims.ts lockChannelLevels). */
+  channelLevels: Map<string, LockedChannelLevel>;
+  /** Our levels of the batch's variants, locked up front at every location: no line locks its own. */
+  levelsLocked: boolean;
+  /** Routing's inputs (locations, live rules), read once for the batch on first use. */
+  routing?: Promise<RoutingInputs>;
+  touched: Set<string>;
+  /** Timeline entries not written yet: written in one statement, before anything writes another timeline. */
+  timeline: { orderId: string; entries: TimelineInput[] }[];
+  /** Orders whose flag and rollups are computed again at the end (they changed). */
+  changed: Set<string>;
+  historical?: boolean;
+}
+
 interface IngestContext {
   tx: Tx;
   channel: IngestChannel;
@@ -129,6 +180,15 @@ interface IngestContext {
   itemOf: Map<string, string>;
   timeline: TimelineInput[];
   variantsTouched: Set<string>;
+  /** The first pull at connect: the channel's stock we started from has these orders in it. */
+  historical?: boolean;
+  /** The batch this order is taken in with, when it is one. */
+  batch?: Batch;
+  /** Lines written in this transaction with their claim flags already set (no update needed to mark them). */
+  flaggedAtInsert?: Set<string>;
+}
+
+export interface IngestOptions {
   /** The first pull at connect: the channel's stock we started from has these orders in it. */
   historical?: boolean;
 }
@@ -143,69 +203,121 @@ export async function ingestOrder(
   services: Services,
   channel: IngestChannel,
   order: ProviderOrder,
-  options: { historical?: boolean } = {},
+  options: IngestOptions = {},
 ): Promise<IngestResult> {
   const touched = new Set<string>();
-  const result = await services.db.transaction(async (tx) => {
-    const header = headerOf(order);
-    const id = newId('ord');
-    const [inserted] = await tx
-      .insert(orders)
-      .values({
-        id,
-        accountId: channel.accountId,
-        channelId: channel.id,
-        externalId: order.externalId,
-        status: statusFromChannel(order),
-        ...header,
-      })
-      .onConflictDoNothing()
-      .returning({ id: orders.id });
-    const ours = await ourLocations(tx, channel.accountId);
-    const resolve = locationResolver(channel.settings, ours);
-    if (inserted) {
-      const ctx = await contextFor(tx, channel, id, ours, resolve, order.lines, touched);
-      ctx.historical = options.historical;
-      await createOrder(ctx, order);
-      await writeTimeline(tx, channel.accountId, id, ctx.timeline);
-      await recomputeFlags(tx, id);
-      return { orderId: id, outcome: 'created' as const };
-    }
-    const [existing] = await tx
-      .select()
-      .from(orders)
-      .where(
-        and(
-          eq(orders.accountId, channel.accountId),
-          eq(orders.channelId, channel.id),
-          eq(orders.externalId, order.externalId),
-        ),
-      )
-      .for('update');
-    if (!existing) throw new Error('order vanished while being imported');
-    const incomingAt = new Date(order.updatedAt).getTime();
-    if (incomingAt < existing.providerUpdatedAt.getTime()) return { orderId: existing.id, outcome: 'older' as const };
-    const ctx = await contextFor(tx, channel, existing.id, ours, resolve, order.lines, touched);
-    const changed = await updateOrder(ctx, existing, order, incomingAt === existing.providerUpdatedAt.getTime());
-    await writeTimeline(tx, channel.accountId, existing.id, ctx.timeline);
-    if (changed) await recomputeFlags(tx, existing.id);
-    return { orderId: existing.id, outcome: changed ? ('updated' as const) : ('unchanged' as const) };
-  });
-  if (touched.size > 0)
-    await schedulePush(services, await affectedChannels(services.db, channel.accountId, [...touched]));
-  return result;
+  const results = await services.db.transaction((tx) => takeInBatch(tx, channel, [order], options, touched));
+  await pushTouched(services, channel, touched);
+  return results.get(order.externalId) as IngestResult;
 }
 
-async function contextFor(
+/** Orders taken in per transaction by `ingestOrders` (a transaction's locks, and its reservations' visibility,
+ * last as long as its orders take). */
+export const ORDERS_PER_TRANSACTION = 25;
+
+/**
+ * Takes a channel's orders in, several per transaction (ORDERS_PER_TRANSACTION), each exactly as `ingestOrder`
+ * would: what they share is read once, their timeline, flags and rollups are written once, and the affected
+ * channels are pushed once. A transaction that fails is rolled back whole and its orders are taken in again one
+ * by one, so one bad order does not hold the others back: it answers its own error, the others their result.
+ * One entry per external id (the newest report of an id given twice).
+ */
+export async function ingestOrders(
+  services: Services,
+  channel: IngestChannel,
+  list: ProviderOrder[],
+  options: IngestOptions = {},
+): Promise<Map<string, IngestResult | Error>> {
+  const newest = new Map<string, ProviderOrder>();
+  for (const order of list) {
+    const before = newest.get(order.externalId);
+    if (!before || order.updatedAt >= before.updatedAt) newest.set(order.externalId, order);
+  }
+  const all = [...newest.values()];
+  const out = new Map<string, IngestResult | Error>();
+  const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
+  for (let i = 0; i < all.length; i += ORDERS_PER_TRANSACTION) {
+    const chunk = all.slice(i, i + ORDERS_PER_TRANSACTION);
+    const touched = new Set<string>();
+    try {
+      const results = await services.db.transaction((tx) => takeInBatch(tx, channel, chunk, options, touched));
+      for (const [externalId, result] of results) out.set(externalId, result);
+      await pushTouched(services, channel, touched);
+    } catch (err) {
+      if (chunk.length === 1) {
+        out.set(chunk[0]?.externalId as string, asError(err));
+        continue;
+      }
+      services.logger.warn(
+        { channelId: channel.id, orders: chunk.length, err: asError(err).message.slice(0, 300) },
+        'a batch of orders failed; taken in one by one',
+      );
+      for (const order of chunk) {
+        try {
+          out.set(order.externalId, await ingestOrder(services, channel, order, options));
+        } catch (one) {
+          out.set(order.externalId, asError(one));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** After the commit: the channels listing what changed are pushed (one job per channel, whatever the count). */
+async function pushTouched(services: Services, channel: IngestChannel, touched: Set<string>) {
+  if (touched.size > 0)
+    await schedulePush(services, await affectedChannels(services.db, channel.accountId, [...touched]));
+}
+
+/** The orders of one transaction, in external id order (see Batch for the locks); a result per external id. */
+async function takeInBatch(
   tx: Tx,
   channel: IngestChannel,
-  orderId: string,
-  ours: OurLocation[],
-  resolve: ReturnType<typeof locationResolver>,
-  lines: ProviderOrderLine[],
+  list: ProviderOrder[],
+  options: IngestOptions,
   touched: Set<string>,
-): Promise<IngestContext & { variantOf: Map<string, { id: string }> }> {
-  const skus = [...new Set(lines.map((l) => l.sku).filter((s): s is string => !!s))];
+): Promise<Map<string, IngestResult>> {
+  const sorted = [...list].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+  const ours = await ourLocations(tx, channel.accountId);
+  const resolve = locationResolver(channel.settings, ours);
+  // The orders' rows first: new ones made (a pickup's store set with it), known ones locked.
+  const rows = sorted.map((order) => {
+    const store = resolve(order.locationExternalId);
+    return {
+      id: newId('ord'),
+      accountId: channel.accountId,
+      channelId: channel.id,
+      externalId: order.externalId,
+      status: statusFromChannel(order),
+      ...headerOf(order),
+      ...(order.fulfillmentType !== 'ship' && store ? { pickupLocationId: store.id } : {}),
+    };
+  });
+  const inserted = await tx
+    .insert(orders)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: orders.id, externalId: orders.externalId });
+  const createdId = new Map(inserted.map((r) => [r.externalId, r.id]));
+  const known = sorted.filter((o) => !createdId.has(o.externalId)).map((o) => o.externalId);
+  const existing = known.length
+    ? await tx
+        .select()
+        .from(orders)
+        .where(
+          and(
+            eq(orders.accountId, channel.accountId),
+            eq(orders.channelId, channel.id),
+            inArray(orders.externalId, known),
+          ),
+        )
+        .orderBy(orders.externalId)
+        .for('update')
+    : [];
+  const existingOf = new Map(existing.map((o) => [o.externalId, o]));
+  // The catalog the lines name, and the channel's item of each variant.
+  const skus = [...new Set(sorted.flatMap((o) => o.lines.map((l) => l.sku)).filter((x): x is string => !!x))];
   const found = skus.length
     ? await tx
         .select({ id: variants.id, sku: variants.sku })
@@ -213,6 +325,130 @@ async function contextFor(
         .where(and(eq(variants.accountId, channel.accountId), inArray(variants.sku, skus)))
     : [];
   const variantOf = new Map(found.map((v) => [v.sku, { id: v.id }]));
+  const variantIds = [...new Set(found.map((v) => v.id))].sort();
+  const items = variantIds.length
+    ? await tx
+        .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
+        .from(listings)
+        .where(and(eq(listings.channelId, channel.id), inArray(listings.variantId, variantIds)))
+    : [];
+  const itemOf = new Map(
+    items.filter((i) => i.inventoryItemId).map((i) => [i.variantId, i.inventoryItemId as string] as const),
+  );
+  // Then the channel's levels the lines' claims meet, then our levels of every variant named.
+  const claimLevels = sorted.flatMap((o) =>
+    o.lines.flatMap((l) => {
+      const variantId = l.sku ? variantOf.get(l.sku)?.id : undefined;
+      const item = variantId ? itemOf.get(variantId) : undefined;
+      const location = resolve(l.stockLocationExternalId);
+      return variantId && item && location && l.stockLocationExternalId
+        ? [
+            {
+              variantId,
+              externalLocationId: l.stockLocationExternalId,
+              locationId: location.id,
+              inventoryItemId: item,
+            },
+          ]
+        : [];
+    }),
+  );
+  const channelLevels = claimLevels.length
+    ? await lockChannelLevels(tx, channel.accountId, channel.id, claimLevels)
+    : new Map<string, LockedChannelLevel>();
+  if (variantIds.length > 0)
+    await lockLevelsFor(
+      tx,
+      channel.accountId,
+      variantIds,
+      ours.map((l) => l.id),
+    );
+  const batch: Batch = {
+    tx,
+    channel,
+    ours,
+    resolve,
+    variantOf,
+    itemOf,
+    channelLevels,
+    levelsLocked: true,
+    touched,
+    timeline: [],
+    changed: new Set(),
+    historical: options.historical,
+  };
+  const results = new Map<string, IngestResult>();
+  for (const order of sorted) {
+    const id = createdId.get(order.externalId);
+    if (id) {
+      const ctx = contextFor(batch, id);
+      await createOrder(ctx, order);
+      batch.timeline.push({ orderId: id, entries: ctx.timeline });
+      batch.changed.add(id);
+      results.set(order.externalId, { orderId: id, outcome: 'created' });
+      continue;
+    }
+    const row = existingOf.get(order.externalId);
+    if (!row) throw new Error('order vanished while being imported');
+    const incomingAt = new Date(order.updatedAt).getTime();
+    if (incomingAt < row.providerUpdatedAt.getTime()) {
+      results.set(order.externalId, { orderId: row.id, outcome: 'older' });
+      continue;
+    }
+    const ctx = contextFor(batch, row.id);
+    const changed = await updateOrder(ctx, row, order, incomingAt === row.providerUpdatedAt.getTime());
+    batch.timeline.push({ orderId: row.id, entries: ctx.timeline });
+    if (changed) batch.changed.add(row.id);
+    results.set(order.externalId, { orderId: row.id, outcome: changed ? 'updated' : 'unchanged' });
+  }
+  await flushTimeline(batch);
+  if (batch.changed.size > 0) {
+    await recomputeFlags(tx, [...batch.changed]);
+    await recordOrderMetrics(tx, channel.accountId, [...batch.changed]);
+  }
+  return results;
+}
+
+/** Writes the batch's pending timeline entries (one statement for all its orders). */
+async function flushTimeline(batch: Batch) {
+  const pending = batch.timeline.splice(0);
+  await writeTimelines(batch.tx, batch.channel.accountId, pending);
+}
+
+function contextFor(batch: Batch, orderId: string): IngestContext & { variantOf: Map<string, { id: string }> } {
+  return {
+    tx: batch.tx,
+    channel: batch.channel,
+    orderId,
+    ours: batch.ours,
+    resolve: batch.resolve,
+    itemOf: batch.itemOf,
+    timeline: [],
+    variantsTouched: batch.touched,
+    variantOf: batch.variantOf,
+    historical: batch.historical,
+    batch,
+    flaggedAtInsert: new Set(),
+  };
+}
+
+/** The catalog of some lines, for a context outside a batch (claimCancelRestock). */
+async function soloContext(
+  tx: Tx,
+  channel: IngestChannel,
+  orderId: string,
+  ours: OurLocation[],
+  resolve: ReturnType<typeof locationResolver>,
+  lines: ProviderOrderLine[],
+  touched: Set<string>,
+): Promise<IngestContext> {
+  const skus = [...new Set(lines.map((l) => l.sku).filter((s): s is string => !!s))];
+  const found = skus.length
+    ? await tx
+        .select({ id: variants.id, sku: variants.sku })
+        .from(variants)
+        .where(and(eq(variants.accountId, channel.accountId), inArray(variants.sku, skus)))
+    : [];
   const variantIds = found.map((v) => v.id);
   const items = variantIds.length
     ? await tx
@@ -223,7 +459,7 @@ async function contextFor(
   const itemOf = new Map(
     items.filter((i) => i.inventoryItemId).map((i) => [i.variantId, i.inventoryItemId as string] as const),
   );
-  return { tx, channel, orderId, ours, resolve, itemOf, timeline: [], variantsTouched: touched, variantOf };
+  return { tx, channel, orderId, ours, resolve, itemOf, timeline: [], variantsTouched: touched };
 }
 
 async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: string }> }, order: ProviderOrder) {
@@ -236,20 +472,14 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
     actor: channel.name,
     toStatus: status,
   });
+  // The pickup store was set with the order's row (takeInBatch).
   const store = ctx.resolve(order.locationExternalId);
-  if (order.fulfillmentType !== 'ship' && store) {
-    await tx.update(orders).set({ pickupLocationId: store.id }).where(eq(orders.id, orderId));
-  }
   const taken = order.lines.map((l) => l.stockLocationExternalId).find(Boolean);
-  const plan = defaultAllocation(
-    {
-      fulfillmentType: order.fulfillmentType,
-      storeLocationId: store?.id ?? null,
-      completedAtStore: !!order.completedAtStore,
-      channelLocationId: ctx.resolve(taken)?.id ?? null,
-    },
-    ctx.ours,
-  );
+  const takenAt = ctx.resolve(taken)?.id ?? null;
+  // A POS sale complete at its store is sold there; every other line is routed (issue 14) once all are in.
+  const plan = storePlan(store?.id ?? null, ctx.ours);
+  const toRoute: RouteLine[] = [];
+  const locationIds = ctx.ours.map((l) => l.id);
   // Already fulfilled at the channel before we knew it (not a POS sale): its units left before our ledger
   // counted them; recorded, with nothing to reserve.
   const settled = status === 3 && !order.completedAtStore;
@@ -257,40 +487,69 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
   // one order by every import and stock pass, so two orders with the same SKUs cannot deadlock.
   const variantOfLine = (l: ProviderOrderLine) => (l.sku ? (ctx.variantOf.get(l.sku)?.id ?? '') : '');
   const inLockOrder = order.lines
-    .map((line, position) => ({ line, position }))
+    .map((line, position) => ({
+      line,
+      position,
+      id: newId('oli'),
+      variant: line.sku ? ctx.variantOf.get(line.sku) : undefined,
+      open: line.quantity - (line.cancelledQuantity ?? 0) - (line.refundedQuantity ?? 0),
+    }))
     .sort((a, b) => {
       const [x, y] = [variantOfLine(a.line), variantOfLine(b.line)];
       return x < y ? -1 : x > y ? 1 : a.position - b.position;
     });
-  for (const { line, position } of inLockOrder) {
-    const variant = line.sku ? ctx.variantOf.get(line.sku) : undefined;
-    const lineId = newId('oli');
-    await tx.insert(orderLines).values({
-      id: lineId,
-      accountId: channel.accountId,
-      orderId,
-      position,
-      externalId: line.externalId,
-      sku: line.sku,
-      variantId: variant?.id ?? null,
-      title: line.title,
-      quantity: line.quantity,
-      unitPrice: line.price,
-      discount: line.discount ?? 0,
-      tax: line.tax ?? 0,
-      fulfilledQty: line.fulfilledQuantity ?? 0,
-      cancelledQty: line.cancelledQuantity ?? 0,
-      refundedQty: line.refundedQuantity ?? 0,
-      stockLocationExternalId: line.stockLocationExternalId ?? null,
-    });
-    const open = line.quantity - (line.cancelledQuantity ?? 0) - (line.refundedQuantity ?? 0);
+  // All lines in one statement, each with the claims it is about to make marked on it (the line is new: no one
+  // else can have made them), so claimLine need not mark them one by one.
+  const claims = (l: (typeof inLockOrder)[number]) => {
+    if (!l.variant || l.open <= 0 || !claimable(ctx, l.variant.id, l.line)) return { taken: false, restock: false };
+    if (status === 7) return { taken: true, restock: order.restockedOnCancel !== false };
+    return { taken: !settled, restock: false };
+  };
+  if (inLockOrder.length > 0) {
+    await tx.insert(orderLines).values(
+      inLockOrder.map((l) => {
+        const { line } = l;
+        const marks = claims(l);
+        if (marks.taken) ctx.flaggedAtInsert?.add(`${l.id}:taken`);
+        if (marks.restock) ctx.flaggedAtInsert?.add(`${l.id}:restock`);
+        return {
+          id: l.id,
+          accountId: channel.accountId,
+          orderId,
+          position: l.position,
+          externalId: line.externalId,
+          sku: line.sku,
+          variantId: l.variant?.id ?? null,
+          title: line.title,
+          quantity: line.quantity,
+          unitPrice: line.price,
+          discount: line.discount ?? 0,
+          tax: line.tax ?? 0,
+          fulfilledQty: line.fulfilledQuantity ?? 0,
+          cancelledQty: line.cancelledQuantity ?? 0,
+          refundedQty: line.refundedQuantity ?? 0,
+          stockLocationExternalId: line.stockLocationExternalId ?? null,
+          channelClaimed: marks.taken,
+          channelRestockClaimed: marks.restock,
+        };
+      }),
+    );
+  }
+  /** Allocation rows written with the routed ones, in one statement (none of them holds units). */
+  const held: NewAllocation[] = [];
+  const row = (lineId: string, variantId: string | null, locationId: string | null, quantity: number) => ({
+    id: newId('oal'),
+    lineId,
+    variantId,
+    locationId,
+    quantity,
+    reserved: 0,
+  });
+  for (const { line, id: lineId, variant, open } of inLockOrder) {
     if (!variant) {
-      await insertAllocation(ctx, lineId, null, null, open, 0, 0, `SKU ${line.sku ?? '(none)'} is not in the catalog.`);
-      ctx.timeline.push({
-        kind: 'flagged',
-        message: `${lineLabel(line)}: SKU ${line.sku ?? '(none)'} is not in the catalog.`,
-        actor: 'Switchyard',
-      });
+      const reason = `SKU ${line.sku ?? '(none)'} is not in the catalog.`;
+      held.push({ ...row(lineId, null, null, open), status: 0, reason });
+      ctx.timeline.push({ kind: 'flagged', message: `${lineLabel(line)}: ${reason}`, actor: 'Switchyard' });
       continue;
     }
     if (open <= 0) continue;
@@ -308,77 +567,126 @@ async function createOrder(ctx: IngestContext & { variantOf: Map<string, { id: s
     // store that took the sale can cover the line again before it is allocated.
     if (!settled) await claimLine(ctx, { id: lineId, variantId: variant.id }, line, -open, order.createdAt, 'taken');
     if (settled) {
-      await insertAllocation(ctx, lineId, variant.id, plan.candidates[0] ?? null, open, 3, 0, null);
+      const at = takenAt ?? store?.id ?? ctx.ours.find((l) => l.enabled && l.ships)?.id ?? null;
+      held.push({ ...row(lineId, variant.id, at, open), status: 3, reason: null });
       continue;
     }
-    await allocateLine(ctx, { id: lineId, variantId: variant.id, label: lineLabel(line) }, open, plan, order);
+    if (order.completedAtStore) {
+      await allocateLine(ctx, { id: lineId, variantId: variant.id, label: lineLabel(line) }, open, plan);
+      continue;
+    }
+    // The levels of this line's SKU at every location, locked now (after its claim, before the next SKU's);
+    // a batch locked them all at its start, in the same order.
+    if (!ctx.batch?.levelsLocked) await lockLevelsFor(tx, channel.accountId, [variant.id], locationIds);
+    toRoute.push({ id: lineId, sku: line.sku, title: line.title, variantId: variant.id, quantity: open });
   }
+  if (toRoute.length > 0) await routeLines(ctx, order, toRoute, store?.id ?? null, takenAt, held);
+  else await insertAllocations(tx, channel.accountId, orderId, held);
 }
 
+/**
+ * Routing (issue 14) places the order's lines by the merchant's rules, under the locks taken above, reserving in
+ * this transaction: a row per location a line's units come from (status 1), or one at 4 (0 when no location could
+ * be tried) that flags the order. The decision and its trace are routing's.
+ */
+async function routeLines(
+  ctx: IngestContext,
+  order: ProviderOrder,
+  lines: RouteLine[],
+  pickupLocationId: string | null,
+  takenAt: string | null,
+  held: NewAllocation[] = [],
+) {
+  const ship = order.shippingAddress ?? {};
+  // A batch reads routing's inputs once (one transaction: the same as each order reading them).
+  const batch = ctx.batch;
+  if (batch) batch.routing ??= routingInputs(ctx.tx, ctx.channel.accountId);
+  const inputs = batch?.routing ? await batch.routing : undefined;
+  const routed = await routeAndReserve(ctx.tx, ctx.channel.accountId, {
+    ...inputs,
+    orderId: ctx.orderId,
+    order: {
+      channelId: ctx.channel.id,
+      channelName: ctx.channel.name,
+      channelType: ctx.channel.type,
+      fulfillmentType: order.fulfillmentType,
+      pickupLocationId,
+      channelLocationId: takenAt,
+      country: countryCode(ship.countryCode ?? ship.country_code ?? ship.country ?? null),
+      region: ship.provinceCode ?? ship.province ?? null,
+      postalCode: ship.zip ?? null,
+      total: order.total,
+      currency: order.currency || 'USD',
+    },
+    lines,
+    kind: 'initial',
+  });
+  const unplacedRows = routed.unplaced.map((u) => ({
+    id: newId('oal'),
+    lineId: u.lineId,
+    variantId: u.variantId,
+    locationId: null,
+    quantity: u.quantity,
+    status: u.status,
+    reserved: 0,
+    reason: u.reason,
+  }));
+  await insertAllocations(ctx.tx, ctx.channel.accountId, ctx.orderId, [
+    ...held,
+    ...routed.placements.map((p) => ({
+      id: p.key,
+      lineId: p.lineId,
+      variantId: p.variantId,
+      locationId: p.locationId,
+      quantity: p.quantity,
+      status: 1,
+      reserved: p.quantity,
+      reason: null,
+    })),
+    ...unplacedRows,
+  ]);
+  await linkDecision(
+    ctx.tx,
+    routed.decisionId,
+    unplacedRows.map((r) => r.id),
+  );
+  for (const p of routed.placements) ctx.variantsTouched.add(p.variantId);
+  ctx.timeline.push(...routed.timeline);
+}
+
+/** A POS sale complete at its store: its units left that store (consumed), or it is kept and flagged. */
 async function allocateLine(
   ctx: IngestContext,
   line: { id: string; variantId: string; label: string },
   quantity: number,
   plan: AllocationPlan,
-  order: ProviderOrder,
 ) {
   const { tx, channel, orderId } = ctx;
   const allocationId = newId('oal');
-  if (order.completedAtStore) {
-    const at = plan.candidates[0];
-    if (!at) {
-      await insertAllocation(ctx, line.id, line.variantId, null, quantity, 0, 0, plan.reason);
-      ctx.timeline.push({ kind: 'flagged', message: `${line.label}: ${plan.reason}`, actor: 'Switchyard' });
-      return;
-    }
-    await consumeStock(tx, channel.accountId, {
-      variantId: line.variantId,
-      locationId: at,
-      quantity,
-      reserved: 0,
-      reference: orderId,
-      key: allocationId,
-    });
-    ctx.variantsTouched.add(line.variantId);
-    await insertAllocation(ctx, line.id, line.variantId, at, quantity, 3, 0, null, allocationId);
-    ctx.timeline.push({
-      kind: 'allocated',
-      message: `${quantity} × ${line.label} sold at ${nameOf(ctx, at)}.`,
-      actor: channel.name,
-    });
-    await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
+  const at = plan.candidates[0];
+  if (!at) {
+    await insertAllocation(ctx, line.id, line.variantId, null, quantity, 0, 0, plan.reason);
+    ctx.timeline.push({ kind: 'flagged', message: `${line.label}: ${plan.reason}`, actor: 'Switchyard' });
     return;
   }
-  const reserved = await reserveFirstAvailable(tx, channel.accountId, {
+  await consumeStock(tx, channel.accountId, {
     variantId: line.variantId,
-    candidates: plan.candidates,
+    locationId: at,
     quantity,
+    reserved: 0,
     reference: orderId,
     key: allocationId,
   });
-  if (!reserved.locationId) {
-    const reason = plan.reason ?? NO_LOCATION_COVERS;
-    await insertAllocation(
-      ctx,
-      line.id,
-      line.variantId,
-      null,
-      quantity,
-      plan.candidates.length ? 4 : 0,
-      0,
-      reason,
-      allocationId,
-    );
-    ctx.timeline.push({ kind: 'flagged', message: `${line.label}: ${reason}`, actor: 'Switchyard' });
-    return;
-  }
   ctx.variantsTouched.add(line.variantId);
-  await insertAllocation(ctx, line.id, line.variantId, reserved.locationId, quantity, 1, quantity, null, allocationId);
+  await insertAllocation(ctx, line.id, line.variantId, at, quantity, 3, 0, null, allocationId);
   ctx.timeline.push({
     kind: 'allocated',
-    message: `${quantity} × ${line.label} reserved at ${nameOf(ctx, reserved.locationId)}.`,
-    actor: 'Switchyard',
+    message: `${quantity} × ${line.label} sold at ${nameOf(ctx, at)}.`,
+    actor: channel.name,
   });
+  // Other orders' timelines may be written next: the batch's pending entries go first, in the order they came.
+  if (ctx.batch) await flushTimeline(ctx.batch);
+  await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
 }
 
 const nameOf = (ctx: IngestContext, locationId: string) =>
@@ -409,6 +717,10 @@ async function insertAllocation(
   });
 }
 
+/** Whether claimLine would meet a movement of this line (the channel says where, lists it, and we map there). */
+const claimable = (ctx: IngestContext, variantId: string, provider: ProviderOrderLine) =>
+  !!provider.stockLocationExternalId && ctx.itemOf.has(variantId) && !!ctx.resolve(provider.stockLocationExternalId);
+
 /**
  * Meets the channel's own movement of a line's units (−q taken with the order, +q put back on a cancel) in the
  * ledger's claims, once per line and kind (the line's flag, in this transaction).
@@ -425,25 +737,33 @@ async function claimLine(
   const item = ctx.itemOf.get(line.variantId);
   const location = ctx.resolve(external);
   if (!external || !item || !location || qty === 0) return;
-  const flag = kind === 'taken' ? orderLines.channelClaimed : orderLines.channelRestockClaimed;
-  const [marked] = await ctx.tx
-    .update(orderLines)
-    .set(kind === 'taken' ? { channelClaimed: true } : { channelRestockClaimed: true })
-    .where(and(eq(orderLines.id, line.id), eq(flag, false)))
-    .returning({ id: orderLines.id });
-  if (!marked) return;
-  const result = await claimChannelMovement(ctx.tx, ctx.channel.accountId, {
-    channelId: ctx.channel.id,
-    variantId: line.variantId,
-    externalLocationId: external,
-    inventoryItemId: item,
-    locationId: location.id,
-    qty,
-    at: new Date(at),
-    key: `${line.id}:${kind}`,
-    reference: ctx.orderId,
-    historical: ctx.historical,
-  });
+  // A line made in this transaction was written with its flag set (createOrder); any other is marked now.
+  if (!ctx.flaggedAtInsert?.has(`${line.id}:${kind}`)) {
+    const flag = kind === 'taken' ? orderLines.channelClaimed : orderLines.channelRestockClaimed;
+    const [marked] = await ctx.tx
+      .update(orderLines)
+      .set(kind === 'taken' ? { channelClaimed: true } : { channelRestockClaimed: true })
+      .where(and(eq(orderLines.id, line.id), eq(flag, false)))
+      .returning({ id: orderLines.id });
+    if (!marked) return;
+  }
+  const result = await claimChannelMovement(
+    ctx.tx,
+    ctx.channel.accountId,
+    {
+      channelId: ctx.channel.id,
+      variantId: line.variantId,
+      externalLocationId: external,
+      inventoryItemId: item,
+      locationId: location.id,
+      qty,
+      at: new Date(at),
+      key: `${line.id}:${kind}`,
+      reference: ctx.orderId,
+      historical: ctx.historical,
+    },
+    ctx.batch?.channelLevels.get(channelLevelKey({ variantId: line.variantId, externalLocationId: external })),
+  );
   if (result.reversed !== 0) ctx.variantsTouched.add(line.variantId);
 }
 
@@ -516,15 +836,21 @@ async function updateOrder(
       fromStatus: existing.status,
       toStatus: 7,
     });
+    // What the channel puts back: the line's units still open before the cancel. The cancel's own refund, when
+    // taken in first (returns), already counts among the refunded units: it is no earlier refund (orders.refunds.ts).
+    const cancelledAt = order.cancelledAt ?? order.updatedAt;
+    const cancelRefund =
+      order.restockedOnCancel === false ? null : await refundedSince(tx, existing.id, new Date(cancelledAt));
     for (const line of order.lines) {
       const ours = byExternal.get(line.externalId);
-      if (!ours?.variantId || !ours.channelClaimed || order.restockedOnCancel === false) continue;
+      if (!ours?.variantId || !ours.channelClaimed || !cancelRefund) continue;
+      const refundedBefore = Math.max(0, ours.refundedQty - (cancelRefund.get(ours.id) ?? 0));
       await claimLine(
         ctx,
         { id: ours.id, variantId: ours.variantId },
         line,
-        ours.quantity - ours.cancelledQty - ours.refundedQty,
-        order.cancelledAt ?? order.updatedAt,
+        ours.quantity - ours.cancelledQty - refundedBefore,
+        cancelledAt,
         'restock',
       );
     }
@@ -650,7 +976,7 @@ export async function claimCancelRestock(services: Services, channel: IngestChan
       price: l.unitPrice,
       stockLocationExternalId: l.stockLocationExternalId,
     }));
-    const ctx = await contextFor(
+    const ctx = await soloContext(
       tx,
       channel,
       orderId,
@@ -659,9 +985,11 @@ export async function claimCancelRestock(services: Services, channel: IngestChan
       provided,
       touched,
     );
+    // The cancel's own refund at the channel may have been taken in first (as in updateOrder).
+    const cancelRefund = await refundedSince(tx, orderId, new Date(at));
     for (const [i, line] of lines.entries()) {
       if (!line.variantId || !line.channelClaimed) continue;
-      const open = line.quantity - line.cancelledQty - line.refundedQty;
+      const open = line.quantity - line.cancelledQty - Math.max(0, line.refundedQty - (cancelRefund.get(line.id) ?? 0));
       await claimLine(
         ctx,
         { id: line.id, variantId: line.variantId },

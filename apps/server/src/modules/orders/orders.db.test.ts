@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { channelStock } from '../inventory/inventory.tables.ts';
+import { ingestReturn } from '../returns/returns.ingest.ts';
 import { claimCancelRestock, ingestOrder } from './ingest.ts';
 import {
   channelOrder,
@@ -162,6 +163,72 @@ describe('order import', () => {
     expect(await level(t.services, world, 'CAP-1')).toEqual(before);
     expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
   });
+});
+
+describe("a channel's cancel whose refund is taken in before it (issue 13)", () => {
+  // Shopify's cancel sends orders/cancelled, refunds/create (the cancel's refund: lines CANCEL, not a return of
+  // goods) and inventory_levels/update (+q). The refund, read and taken in as a return before the order's cancel,
+  // raised the line's refunded units; the cancel then claimed 2 − 2 = 0 units of restock and the channel's +2
+  // was counted as a change (the sandbox test, 2 of 5 runs). The cancel's own refund is no earlier refund.
+  it.each(['report after the cancel', 'report before the cancel'] as const)(
+    'meets the restock once: %s',
+    async (when) => {
+      const world = await orderWorld(t.services, ['BAG-1'], 10);
+      const shopify = world.channel.shopify;
+      const at = new Date(Date.now() - 10_000);
+      const placed = channelOrder(world, 'shopify', { 'BAG-1': 2 }, { at });
+      const { orderId } = await ingestOrder(t.services, shopify, placed);
+      // Shopify took the 2 itself (10 → 8): met by the order.
+      await sendReports(t.services, world, 'shopify', [report(world, 'shopify', 'BAG-1', 8, at)]);
+      expect(await level(t.services, world, 'BAG-1')).toEqual({ onHand: 10, reserved: 2 });
+      const cancelledAt = new Date(at.getTime() + 5000).toISOString();
+      const restocked = report(world, 'shopify', 'BAG-1', 10, new Date(cancelledAt));
+      if (when === 'report before the cancel') await sendReports(t.services, world, 'shopify', [restocked]);
+      // The cancel's refund first, as Shopify maps it once the order reads cancelled: not restocked, lines refunded.
+      const line = placed.lines[0] as (typeof placed.lines)[number];
+      const { outcome } = await ingestReturn(t.services, shopify, {
+        externalId: `refund-of-${placed.externalId}`,
+        orderExternalId: placed.externalId,
+        createdAt: cancelledAt,
+        updatedAt: cancelledAt,
+        status: 'completed',
+        receiptNumber: null,
+        billName: null,
+        currency: 'USD',
+        tax: 0,
+        adjustment: 0,
+        total: 5000,
+        items: [
+          {
+            lineExternalId: line.externalId,
+            sku: 'BAG-1',
+            quantity: 2,
+            total: 5000,
+            restock: false,
+            locationExternalId: null,
+            channelRestocked: false,
+          },
+        ],
+      });
+      expect(outcome).toBe('created');
+      const [refunded] = await t.services.db.select().from(orderLines).where(eq(orderLines.orderId, orderId));
+      expect(refunded?.refundedQty).toBe(2);
+      // Then the order's cancel (restocking at Shopify), then (or before it) Shopify's report of the +2.
+      await ingestOrder(t.services, shopify, {
+        ...placed,
+        cancelled: true,
+        cancelledAt,
+        cancelReason: 'customer',
+        updatedAt: cancelledAt,
+        lines: placed.lines.map((l) => ({ ...l, cancelledQuantity: l.quantity })),
+      });
+      if (when === 'report after the cancel') await sendReports(t.services, world, 'shopify', [restocked]);
+      expect((await orderRow(orderId))?.status).toBe(7);
+      // Counted once: released, and Shopify's restock met by the cancel, not counted again.
+      expect(await level(t.services, world, 'BAG-1')).toEqual({ onHand: 10, reserved: 0 });
+      expect(await invariantViolations(t.services, world.accountId)).toEqual([]);
+    },
+  );
 });
 
 describe('a cancel made here, written back to a channel that restocks', () => {

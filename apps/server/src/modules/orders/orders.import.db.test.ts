@@ -11,6 +11,7 @@ import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
+import { trpcOver } from '../../../test/trpc.ts';
 import { startJobs } from '../../bootstrap.ts';
 import type { ProviderOrder } from '../../connectors/types.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -19,6 +20,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { invariantViolations } from './orders.fixtures.ts';
+import { importOrders } from './orders.import.ts';
 import { orderImportCursors, orders } from './orders.tables.ts';
 
 let sandbox: RunningSandbox;
@@ -122,6 +124,33 @@ describe('the first order pull at connect', () => {
     );
     expect(reserved).toBe(units);
     expect(await invariantViolations(t.services, tenant.accountId)).toEqual([]);
+
+    // The pull shows on /syncs as an Order import run, with the orders it took in.
+    const runs = async () =>
+      t.services.db
+        .select()
+        .from(syncs)
+        .where(and(eq(syncs.channelId, square.id), eq(syncs.type, 'order_import')))
+        .orderBy(syncs.id);
+    const [first] = await until('the order import run to finish', async () => {
+      const rows = await runs();
+      return rows[0]?.finishedAt ? rows : undefined;
+    });
+    expect(first).toMatchObject({ status: 'succeeded', succeeded: squareOrders.open.length, failed: 0 });
+    expect(first?.message).toBe(`${squareOrders.open.length} new and 0 changed orders taken in.`);
+    // A periodic pull that finds nothing new leaves no row; "Import orders now" is a run of its own.
+    await importOrders(t.services, square.id);
+    expect(await runs()).toHaveLength(1);
+    const now = await trpcOver(t.app, tenant.headers).mutation<{ syncId: number }>('orders.importNow', {
+      channelId: square.id,
+    });
+    expect(now.data?.syncId, JSON.stringify(now.error)).toBeGreaterThan(first?.id ?? 0);
+    const second = await until('the manual pull to finish', async () => {
+      const rows = await runs();
+      return rows[1]?.finishedAt ? rows[1] : undefined;
+    });
+    expect(second).toMatchObject({ trigger: 'manual', status: 'succeeded' });
+    expect(second.message).toMatch(/^No new or changed orders \(\d+ read\)\.$|orders? taken in\.$/);
 
     // Shopify's stock was never our first read: its open orders reserve, and on hand stays as the POS counts it.
     const shopifyOrders = await channelOrders(shopify);

@@ -1,31 +1,36 @@
 // Orders arrive by webhook (stored once, processed by the channels.webhook job), by a pull of what changed
 // since the channel's cursor (periodic reconciliation and "Import orders now"), and at connect (the open orders
 // of the last 60 days, once the catalog is in so their SKUs match). All of it ends in ingestOrder.
-import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from '@switchyard/contracts';
+import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS, type SyncTrigger } from '@switchyard/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { PROVIDERS } from '../../connectors/index.ts';
-import type { ProviderOrder } from '../../connectors/types.ts';
+import type { Connector, ProviderOrder } from '../../connectors/types.ts';
 import { DomainError } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
+import { pullSinceCursor } from '../channels/channels.pull.ts';
 import { type ChannelRow, connectorFor, LIVE_STATUSES } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
+import { finishSync, recordSyncProgress, restartSync, runningSync, startSync } from '../syncs/syncs.records.ts';
+import { syncs } from '../syncs/syncs.tables.ts';
 import { claimCancelRestock, type IngestChannel, ingestOrder } from './ingest.ts';
 import { orderImportCursors, orders } from './orders.tables.ts';
 import { recordWriteBack } from './orders.timeline.ts';
 
 export const ORDER_IMPORT_JOB = 'orders.import';
+/** Attempts of a pull after the first (the job's retry limit). */
+export const ORDER_IMPORT_RETRIES = 5;
 /** At connect: the channel's open orders of this many days. */
 export const INITIAL_IMPORT_DAYS = 60;
 /** The periodic pull of what webhooks missed, when the channel's reconciliation interval is not set. */
 const DEFAULT_PULL_MINUTES = 15;
 
-const settingsOf = (row: Pick<ChannelRow, 'settings'>): ChannelSettings => ({
+export const settingsOf = (row: Pick<ChannelRow, 'settings'>): ChannelSettings => ({
   ...DEFAULT_CHANNEL_SETTINGS,
   ...(row.settings ?? {}),
 });
 
-const live = (row: Pick<ChannelRow, 'status' | 'credentials' | 'features'>) =>
+export const live = (row: Pick<ChannelRow, 'status' | 'credentials' | 'features'>) =>
   LIVE_STATUSES.includes(row.status as (typeof LIVE_STATUSES)[number]) && !!row.credentials && !!row.features?.orders;
 
 /**
@@ -43,22 +48,34 @@ export async function processOrderEvent(
   if (!event.channelId) return 'no channel for this shop';
   const [row] = await services.db.select().from(channels).where(eq(channels.id, event.channelId));
   if (!row || !live(row)) return 'orders are not imported for this channel';
-  let order: ProviderOrder | null = 'order' in said ? said.order : null;
-  // A payload that does not say where the channel moved its stock (Shopify's REST-shaped order webhooks carry
-  // no fulfillment orders) is read whole: that location is what lets the ledger count the sale once.
-  const partial = !order || order.lines.some((l) => l.stockLocationExternalId === undefined);
-  if (partial) {
-    const connector = connectorFor(services, row);
-    const externalId = 'order' in said ? said.order.externalId : said.externalId;
-    if (connector.getOrder) order = (await connector.getOrder(externalId)) ?? order;
-  }
+  const externalId = 'order' in said ? said.order.externalId : said.externalId;
+  const order = await wholeOrder(connectorFor(services, row), externalId, 'order' in said ? said.order : null);
   if (!order) return 'order not found at the channel';
   if (!importable(row, order)) return 'placed before orders are imported for this channel';
   const result = await ingestOrder(services, channelOf(row), order);
   return `order ${order.name}: ${result.outcome}`;
 }
 
-const channelOf = (row: ChannelRow): IngestChannel => ({
+/** Whether a webhook's order must be read from the channel: it carried none, or lines without their location. */
+export const needsRead = (carried: ProviderOrder | null) =>
+  !carried || carried.lines.some((l) => l.stockLocationExternalId === undefined);
+
+/**
+ * The order to take in for a webhook: what its payload carried, unless that does not say where the channel
+ * moved its stock (Shopify's REST-shaped order webhooks carry no fulfillment orders) or carried nothing
+ * (BigCommerce, Square): then it is read whole, as it is now. That location is what lets the ledger count the
+ * sale once.
+ */
+export async function wholeOrder(
+  connector: Pick<Connector, 'getOrder'>,
+  externalId: string,
+  carried: ProviderOrder | null,
+): Promise<ProviderOrder | null> {
+  if (!needsRead(carried) || !connector.getOrder) return carried;
+  return (await connector.getOrder(externalId)) ?? carried;
+}
+
+export const channelOf = (row: ChannelRow): IngestChannel => ({
   id: row.id,
   accountId: row.accountId,
   type: row.type,
@@ -67,7 +84,7 @@ const channelOf = (row: ChannelRow): IngestChannel => ({
 });
 
 /** Orders placed before the channel's orderImportFrom day (when set) are left at the channel. */
-function importable(row: ChannelRow, order: ProviderOrder) {
+export function importable(row: ChannelRow, order: ProviderOrder) {
   const from = settingsOf(row).channel?.orderImportFrom;
   return !from || new Date(order.createdAt).getTime() >= new Date(`${from}T00:00:00Z`).getTime();
 }
@@ -78,76 +95,129 @@ export interface ImportSummary {
   updated: number;
 }
 
+/** How a pull was asked for: visible pulls (at connect, "Import orders now", a retry) show as a run on /syncs. */
+export interface OrderImportJob {
+  channelId: string;
+}
+
 /**
  * Pulls the channel's orders changed since its cursor (the first time: the open ones of the last 60 days),
  * page by page, each taken in by ingestOrder; the cursor moves to the newest updated-at of a completed pull.
+ * The pull is an "Order import" run on /syncs: the run queued for it (at connect, "Import orders now", a
+ * retry), else, for the periodic pull, one opened only when it takes in a new or changed order (a quiet pull
+ * leaves no row).
+ * A failed attempt leaves the cursor where it was, so the retry takes the same orders (each changes nothing
+ * the second time).
  */
-export async function importOrders(services: Services, channelId: string): Promise<ImportSummary> {
-  const [row] = await services.db.select().from(channels).where(eq(channels.id, channelId));
-  if (!row || !live(row)) return { seen: 0, created: 0, updated: 0 };
-  const [cursor] = await services.db
-    .select()
-    .from(orderImportCursors)
-    .where(eq(orderImportCursors.channelId, channelId));
-  const initial = !cursor?.since;
+export async function importOrders(
+  services: Services,
+  channelId: string,
+  attempt: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
+): Promise<ImportSummary> {
+  const { db } = services;
+  const [row] = await db.select().from(channels).where(eq(channels.id, channelId));
+  if (!row) return { seen: 0, created: 0, updated: 0 };
+  let runId = await runningSync(db, row.accountId, channelId, 'order_import');
+  if (runId) await restartSync(db, runId);
+  if (!live(row)) {
+    if (runId)
+      await finishSync(db, runId, {
+        error: `Orders are not imported for ${row.name}: it is not connected, or order import is off.`,
+      });
+    return { seen: 0, created: 0, updated: 0 };
+  }
+  const openRun = async () => {
+    runId ??= await startSync(db, { accountId: row.accountId, channelId, type: 'order_import', trigger: 'schedule' });
+    return runId;
+  };
   const windowStart = new Date(Date.now() - INITIAL_IMPORT_DAYS * 24 * 60 * 60_000);
-  // A little overlap: providers stamp whole seconds, and a duplicate changes nothing.
-  const since = cursor?.since ? new Date(cursor.since.getTime() - 2000) : windowStart;
   const connector = connectorFor(services, row);
   const summary: ImportSummary = { seen: 0, created: 0, updated: 0 };
-  let newest = cursor?.since ?? null;
-  let page: string | null = null;
+  let taken = 0;
+  let changed = 0;
   try {
-    do {
-      const result = await connector.listOrders({ cursor: page, since: since.toISOString() });
-      for (const order of result.items) {
+    await pullSinceCursor(db, orderImportCursors, row, {
+      firstSince: windowStart,
+      list: (input) => connector.listOrders(input),
+      take: async (order, { initial }) => {
         summary.seen += 1;
-        const updated = new Date(order.updatedAt);
-        if (!newest || updated > newest) newest = updated;
-        if (!importable(row, order)) continue;
-        if (initial && (order.cancelled || new Date(order.createdAt) < windowStart || isDone(order))) continue;
+        if (!importable(row, order)) return;
+        if (initial && (order.cancelled || new Date(order.createdAt) < windowStart || isDone(order))) return;
         const { outcome } = await ingestOrder(services, channelOf(row), order, { historical: initial });
         if (outcome === 'created') summary.created += 1;
         if (outcome === 'updated') summary.updated += 1;
-      }
-      page = result.nextCursor;
-    } while (page);
+        if (outcome === 'created' || outcome === 'updated') changed += 1;
+        taken += 1;
+      },
+      page: async () => {
+        if (taken > 0 && (runId || changed > 0)) {
+          await recordSyncProgress(db, await openRun(), row.accountId, { succeeded: taken });
+        }
+        taken = 0;
+        changed = 0;
+      },
+    });
   } catch (err) {
-    await saveCursor(services, row, null, err instanceof Error ? err.message.slice(0, 500) : 'import failed');
+    // The cursor stays where it was, its row saying why (pullSinceCursor).
+    const message = err instanceof Error ? err.message.slice(0, 500) : 'import failed';
+    const id = await openRun();
+    if (attempt.retryCount >= attempt.retryLimit) {
+      await finishSync(db, id, { error: `Orders could not be read from ${row.name}: ${message}` });
+    } else {
+      await db
+        .update(syncs)
+        .set({ message: `Attempt ${attempt.retryCount + 1} failed: ${message} Retrying.`, updatedAt: new Date() })
+        .where(eq(syncs.id, id));
+    }
     throw err;
   }
-  await saveCursor(services, row, newest ?? new Date(), null);
+  if (runId) await finishSync(db, runId, { message: importMessage(summary) });
   return summary;
 }
+
+const importMessage = (s: ImportSummary) =>
+  s.created + s.updated === 0
+    ? `No new or changed orders (${s.seen} read).`
+    : `${s.created} new and ${s.updated} changed order${s.created + s.updated === 1 ? '' : 's'} taken in.`;
 
 /** Not open any more: fulfilled, or a POS sale complete at its store (its units are long gone from our start). */
 const isDone = (order: ProviderOrder) =>
   !!order.completedAtStore ||
   ['fulfilled', 'shipped', 'completed'].includes((order.fulfillmentStatus ?? '').toLowerCase());
 
-async function saveCursor(services: Services, row: ChannelRow, since: Date | null, error: string | null) {
-  const now = new Date();
-  await services.db
-    .insert(orderImportCursors)
-    .values({ channelId: row.id, accountId: row.accountId, since, lastRunAt: now, lastError: error })
-    .onConflictDoUpdate({
-      target: orderImportCursors.channelId,
-      set: {
-        lastRunAt: now,
-        lastError: error,
-        ...(since ? { since: sql`greatest(${orderImportCursors.since}, ${since})` } : {}),
-      },
+/**
+ * Queues a pull for the channel (one waits at a time). With `visible`, the pull shows as a queued "Order
+ * import" run on /syncs (answered; a run already queued or running for the channel is answered instead).
+ */
+export async function queueOrderImport(
+  services: Services,
+  channelId: string,
+  visible?: { accountId: string; trigger: SyncTrigger; retryOf?: number },
+): Promise<number | null> {
+  let runId: number | null = null;
+  if (visible) {
+    runId = await runningSync(services.db, visible.accountId, channelId, 'order_import');
+    if (runId && !visible.retryOf) return runId;
+    runId = await startSync(services.db, {
+      accountId: visible.accountId,
+      channelId,
+      type: 'order_import',
+      trigger: visible.trigger,
+      status: 'queued',
+      retryOf: visible.retryOf ?? null,
     });
-}
-
-/** Queues a pull for the channel (one waits at a time). */
-export async function queueOrderImport(services: Services, channelId: string): Promise<boolean> {
-  const id = await services.queue?.send(ORDER_IMPORT_JOB, { channelId }, { singletonKey: `orders:${channelId}` });
-  return id !== undefined;
+  }
+  const job: OrderImportJob = { channelId };
+  await services.queue?.send(ORDER_IMPORT_JOB, job, { singletonKey: `orders:${channelId}` });
+  return runId;
 }
 
 /** "Import orders now" on the channel page. */
-export async function importNow(services: Services, actor: Actor, channelId: string): Promise<{ queued: boolean }> {
+export async function importNow(
+  services: Services,
+  actor: Actor,
+  channelId: string,
+): Promise<{ queued: boolean; syncId: number | null }> {
   const [row] = await services.db
     .select()
     .from(channels)
@@ -158,8 +228,8 @@ export async function importNow(services: Services, actor: Actor, channelId: str
   }
   if (!row.features?.orders)
     throw new DomainError('INVALID_STATE', `Order import is off for ${row.name}. Turn it on first.`);
-  await queueOrderImport(services, row.id);
-  return { queued: true };
+  const syncId = await queueOrderImport(services, row.id, { accountId: row.accountId, trigger: 'manual' });
+  return { queued: true, syncId };
 }
 
 /** Each minute (the sweep): channels whose last pull is older than their reconciliation interval are pulled. */

@@ -45,7 +45,7 @@ export const ordersRouter = router({
     .mutation(({ ctx, input: { id, ...rest } }) => cancelOrder(ctx.services, ctx.actor, id, rest)),
   importNow: authedProcedure
     .input(z.object({ channelId: z.string().trim().min(1).max(64) }))
-    .output(z.object({ queued: z.boolean() }))
+    .output(z.object({ queued: z.boolean(), syncId: z.number().int().nullable() }))
     .mutation(({ ctx, input }) => importNow(ctx.services, ctx.actor, input.channelId)),
 });
 

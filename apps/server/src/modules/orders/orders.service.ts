@@ -25,6 +25,7 @@ import { users } from '../accounts/accounts.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
+import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { variants } from '../products/products.tables.ts';
 import { cancelInTx } from './ingest.ts';
 import { orderAllocations, orderEvents, orderLines, orders } from './orders.tables.ts';
@@ -323,6 +324,7 @@ export async function setOrderStatus(
         toStatus: input.status,
       },
     ]);
+    await recordOrderMetrics(tx, actor.accountId, id);
   });
   return getOrder(services.db, actor, id);
 }
@@ -375,6 +377,7 @@ export async function cancelOrder(
         toStatus: 7,
       },
     ]);
+    await recordOrderMetrics(tx, actor.accountId, id);
     if (row.channelId) {
       await recordWriteBack(tx, actor.accountId, id, key, 'Cancel queued for the channel.', 'pending');
     }

@@ -4,6 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { channels } from '../channels/channels.tables.ts';
+import { notifyOrderFlagged } from '../notifications/notifications.producers.ts';
 import { listings } from '../products/products.tables.ts';
 import { orderAllocations, orderEvents, orders } from './orders.tables.ts';
 
@@ -20,8 +21,16 @@ export interface TimelineInput {
 }
 
 export async function writeTimeline(tx: Tx | Db, accountId: string, orderId: string, entries: TimelineInput[]) {
-  if (entries.length === 0) return;
-  await tx.insert(orderEvents).values(
+  await writeTimelines(tx, accountId, [{ orderId, entries }]);
+}
+
+/** The entries of several orders in one statement (a batch of imports). */
+export async function writeTimelines(
+  tx: Tx | Db,
+  accountId: string,
+  batches: { orderId: string; entries: TimelineInput[] }[],
+) {
+  const rows = batches.flatMap(({ orderId, entries }) =>
     entries.map((e) => ({
       id: newId('oev'),
       accountId,
@@ -36,6 +45,8 @@ export async function writeTimeline(tx: Tx | Db, accountId: string, orderId: str
       key: e.key ?? null,
     })),
   );
+  // In statements of up to 1,000 rows.
+  for (let i = 0; i < rows.length; i += 1000) await tx.insert(orderEvents).values(rows.slice(i, i + 1000));
 }
 
 /** A write-back's entry: made pending when queued, its outcome set when the job ends. */
@@ -56,14 +67,22 @@ export async function recordWriteBack(
     });
 }
 
-/** flagged = an allocation at 0, 4 or 5 (an unknown SKU's line is at 0). Cancelled orders are never flagged. */
-export async function recomputeFlags(tx: Tx, orderId: string) {
-  await tx
+/**
+ * flagged = an allocation at 0, 4 or 5 (an unknown SKU's line is at 0). Cancelled orders are never flagged. One
+ * order, or several in one statement.
+ */
+export async function recomputeFlags(tx: Tx, orderIds: string | string[]) {
+  const ids = [...new Set(Array.isArray(orderIds) ? orderIds : [orderIds])].sort();
+  if (ids.length === 0) return;
+  const flagged = sql`${orders.status} <> 7 and exists (select 1 from ${orderAllocations} a where a.order_id = ${orders.id} and a.status in (0, 4, 5))`;
+  const changed = await tx
     .update(orders)
-    .set({
-      flagged: sql`${orders.status} <> 7 and exists (select 1 from ${orderAllocations} a where a.order_id = ${orders.id} and a.status in (0, 4, 5))`,
-    })
-    .where(eq(orders.id, orderId));
+    .set({ flagged })
+    .where(and(inArray(orders.id, ids), sql`${orders.flagged} is distinct from (${flagged})`))
+    .returning({ id: orders.id, accountId: orders.accountId, number: orders.number, flagged: orders.flagged });
+  // On the transition only: an order that stays flagged says nothing again.
+  for (const order of changed.sort((a, b) => (a.id < b.id ? -1 : 1)))
+    if (order.flagged) await notifyOrderFlagged(tx, order);
 }
 
 /** The live channels with inventory sync that list any of these variants: what a stock change must push. */

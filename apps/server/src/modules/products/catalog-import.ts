@@ -12,7 +12,7 @@ import {
   type SyncTrigger,
   unmappedStockText,
 } from '@switchyard/contracts';
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Connector, ProviderLocation, ProviderProduct } from '../../connectors/types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
@@ -27,8 +27,7 @@ import {
   providerFailure,
 } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { channelStock, inventoryMovements } from '../inventory/inventory.tables.ts';
-import { applyMovements, type MovementInput, markDirty } from '../inventory/ledger.ts';
+import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { queueOrderImport } from '../orders/orders.import.ts';
@@ -36,11 +35,13 @@ import {
   finishSync,
   recordSyncProgress,
   restartSync,
+  runningSync,
   type SyncItemFailure,
   setSyncTotal,
   startSync,
 } from '../syncs/syncs.records.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
+import { importStock } from './catalog-import.stock.ts';
 import { queueCatalogPublish } from './catalog-publish.ts';
 import { listings, products, variants } from './products.tables.ts';
 
@@ -63,9 +64,6 @@ export interface QueueCatalogImportInput {
   trigger: SyncTrigger;
   retryOf?: number | null;
 }
-
-/** A run of this channel that has not finished yet and is young enough to still be alive. */
-const RUN_ALIVE_MS = 6 * 60 * 60 * 1000;
 
 export const channelSettingsOf = (row: ChannelRow): ChannelSettings => ({
   shipping: { ...DEFAULT_CHANNEL_SETTINGS.shipping, ...row.settings?.shipping },
@@ -94,31 +92,6 @@ export async function catalogChannel(db: Db, accountId: string, channelId: strin
     );
   }
   return row;
-}
-
-/** A queued or running run of `type` on the channel, if one is alive. */
-export async function runningSync(
-  db: Db,
-  accountId: string,
-  channelId: string,
-  type: 'catalog_import' | 'catalog_publish',
-): Promise<number | null> {
-  const [row] = await db
-    .select({ id: syncs.id })
-    .from(syncs)
-    .where(
-      and(
-        eq(syncs.accountId, accountId),
-        eq(syncs.channelId, channelId),
-        eq(syncs.type, type),
-        inArray(syncs.status, ['queued', 'running']),
-        isNull(syncs.finishedAt),
-        sql`${syncs.createdAt} > ${new Date(Date.now() - RUN_ALIVE_MS).toISOString()}::timestamptz`,
-      ),
-    )
-    .orderBy(syncs.id)
-    .limit(1);
-  return row?.id ?? null;
 }
 
 /**
@@ -210,7 +183,10 @@ export async function runCatalogImport(
   // The channel's open orders come in once its catalog is here (their SKUs match), then by its cursor.
   if (row.features?.orders) {
     try {
-      await queueOrderImport(services, job.channelId);
+      await queueOrderImport(services, job.channelId, {
+        accountId: job.accountId,
+        trigger: run.trigger === 'retry' ? 'manual' : run.trigger,
+      });
     } catch (err) {
       services.logger.warn({ err, channelId: job.channelId }, 'order import after catalog import not queued');
     }
@@ -704,119 +680,4 @@ export async function importPage(
   state.created += created;
   state.linked += pairs.length - created;
   return { succeeded: pairs.length, failures };
-}
-
-// ----------------------------------------------------------------------------------------------- stock
-
-/**
- * Reads the channel's quantities at its locations that map to ours and records them as what the channel
- * holds (channel_stock). A level of ours that never had a movement takes the channel's quantity as its
- * first stock (reason import, once per channel, variant and location); later imports never overwrite the
- * ledger, the engine pushes ours instead.
- */
-export async function importStock(
-  db: Db,
-  row: ChannelRow,
-  connector: Connector,
-  mapped: MappedLocation[],
-  listed: Set<string>,
-  /** Our locations this run seeds no level at. */
-  noSeedAt: Set<string> = new Set(),
-): Promise<{ levels: number; seeded: number; channelIds: string[]; providerMs: number; applyMs: number }> {
-  if (mapped.length === 0 || listed.size === 0)
-    return { levels: 0, seeded: 0, channelIds: [], providerMs: 0, applyMs: 0 };
-  const locationOf = new Map(mapped.map((m) => [m.externalLocationId, m.locationId]));
-  const itemRows = await db
-    .select({ variantId: listings.variantId, item: listings.inventoryItemId })
-    .from(listings)
-    .where(eq(listings.channelId, row.id));
-  const variantOf = new Map<string, string>();
-  for (const r of itemRows) if (r.item && listed.has(r.variantId)) variantOf.set(r.item, r.variantId);
-
-  let levels = 0;
-  let seeded = 0;
-  let providerMs = 0;
-  let applyMs = 0;
-  const channelIds = new Set<string>();
-  let cursor: string | null = null;
-  do {
-    const t0 = Date.now();
-    const page = await connector.getInventoryLevels({ cursor, locationExternalIds: [...locationOf.keys()] });
-    providerMs += Date.now() - t0;
-    cursor = page.nextCursor;
-    const now = new Date();
-    const rows = page.items.flatMap((l) => {
-      const variantId = variantOf.get(l.inventoryItemId);
-      const locationId = locationOf.get(l.locationExternalId);
-      return variantId && locationId ? [{ ...l, variantId, locationId }] : [];
-    });
-    if (rows.length === 0) continue;
-    levels += rows.length;
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(channelStock)
-        .values(
-          rows.map((r) => ({
-            accountId: row.accountId,
-            channelId: row.id,
-            variantId: r.variantId,
-            externalLocationId: r.locationExternalId,
-            locationId: r.locationId,
-            inventoryItemId: r.inventoryItemId,
-            channelQty: r.available,
-            channelQtyAt: now,
-            channelQtySeenAt: now,
-            updatedAt: now,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [channelStock.channelId, channelStock.variantId, channelStock.externalLocationId],
-          set: {
-            locationId: sql`excluded.location_id`,
-            inventoryItemId: sql`excluded.inventory_item_id`,
-            channelQty: sql`excluded.channel_qty`,
-            channelQtyAt: now,
-            channelQtySeenAt: now,
-            updatedAt: now,
-          },
-        });
-      // Levels that never moved take the channel's quantity (the first mapped channel location wins).
-      const moved = await tx
-        .selectDistinct({ variantId: inventoryMovements.variantId, locationId: inventoryMovements.locationId })
-        .from(inventoryMovements)
-        .where(
-          and(
-            eq(inventoryMovements.accountId, row.accountId),
-            inArray(inventoryMovements.variantId, [...new Set(rows.map((r) => r.variantId))]),
-          ),
-        );
-      const hasMoved = new Set(moved.map((m) => `${m.variantId}|${m.locationId}`));
-      const seeds = new Map<string, MovementInput>();
-      for (const r of rows) {
-        const key = `${r.variantId}|${r.locationId}`;
-        if (hasMoved.has(key) || seeds.has(key) || r.available <= 0 || noSeedAt.has(r.locationId)) continue;
-        seeds.set(key, {
-          variantId: r.variantId,
-          locationId: r.locationId,
-          setTo: r.available,
-          reason: 'import',
-          source: row.type,
-          reference: `channel ${row.id}`,
-          idempotencyKey: `import:${row.id}:${r.variantId}:${r.locationId}`,
-        });
-      }
-      if (seeds.size === 0) return;
-      const t1 = Date.now();
-      const applied = await applyMovements(tx, row.accountId, [...seeds.values()]);
-      applyMs += Date.now() - t1;
-      const done = applied.filter((a) => a.applied);
-      seeded += done.length;
-      if (done.length) {
-        for (const id of await markDirty(tx, row.accountId, [...new Set(done.map((a) => a.variantId))])) {
-          channelIds.add(id);
-        }
-      }
-    });
-  } while (cursor);
-  return { levels, seeded, channelIds: [...channelIds], providerMs, applyMs };
 }

@@ -18,12 +18,13 @@ import {
   finishSync,
   recordSyncProgress,
   restartSync,
+  runningSync,
   type SyncItemFailure,
   setSyncTotal,
   startSync,
 } from '../syncs/syncs.records.ts';
 import { syncItems, syncs } from '../syncs/syncs.tables.ts';
-import { catalogChannel, channelSettingsOf, failureMessage, runningSync } from './catalog-import.ts';
+import { catalogChannel, channelSettingsOf, failureMessage } from './catalog-import.ts';
 import { listings, products, variants } from './products.tables.ts';
 
 export const CATALOG_PUBLISH_JOB = 'catalog.publish';

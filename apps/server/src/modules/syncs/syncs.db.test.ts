@@ -1,4 +1,4 @@
-import type { DeadLetterList, SyncDetail, SyncList, SyncTypesOutput } from '@switchyard/contracts';
+import type { DeadLetterList, SyncDetail, SyncList, SyncType, SyncTypesOutput } from '@switchyard/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
@@ -25,7 +25,7 @@ describe('sync records', () => {
   /** A finished run with `failures` failed items (labels f1, f2, …) and `ok` succeeded ones. */
   async function run(
     options: {
-      type?: 'inventory_push' | 'catalog_import' | 'catalog_publish' | 'reconcile';
+      type?: SyncType;
       channelId?: string | null;
       ok?: number;
       failures?: { label: string; variantId?: string | null }[];
@@ -105,7 +105,10 @@ describe('sync records', () => {
       { type: 'inventory_push', label: 'Stock push', count: 2 },
       { type: 'catalog_import', label: 'Catalog import', count: 1 },
       { type: 'catalog_publish', label: 'Catalog publish', count: 0 },
+      { type: 'order_import', label: 'Order import', count: 0 },
       { type: 'reconcile', label: 'Reconciliation', count: 1 },
+      { type: 'refund', label: 'Refund', count: 0 },
+      { type: 'fulfillment_write_back', label: 'Fulfillment write-back', count: 0 },
     ]);
     expect(types.data?.total).toBe(4);
 
@@ -258,6 +261,31 @@ describe('sync records', () => {
       expect((await api().query<SyncDetail>('syncs.get', { id: publish })).data?.retryable).toBe(0);
       const jobs = await queue.boss.fetch<{ syncId: number }>('catalog.publish', { batchSize: 5 });
       expect(jobs.map((j) => j.data.syncId)).toContain(published.data?.id);
+    } finally {
+      await queue.stop({ timeoutMs: 1000 });
+      t.services.queue = undefined;
+    }
+  });
+
+  it('retries a failed order import as a new pull of the channel, shown queued', async () => {
+    const failed = await run({ type: 'order_import', error: 'Orders could not be read from Shopify: 503' });
+    const succeeded = await run({ type: 'order_import' });
+    const queue = await startJobs(t.services, { work: false });
+    try {
+      // A pull that went well has nothing to retry.
+      expect((await api().mutation('syncs.retry', { id: succeeded })).status).toBe(409);
+      const again = await api().mutation<{ id: number }>('syncs.retry', { id: failed });
+      expect(again.status).toBe(200);
+      const rerun = await api().query<SyncDetail>('syncs.get', { id: again.data?.id });
+      expect(rerun.data?.sync).toMatchObject({
+        type: 'order_import',
+        status: 'queued',
+        trigger: 'retry',
+        retryOf: failed,
+        channel: { id: shopify.id },
+      });
+      const jobs = await queue.boss.fetch<{ channelId: string }>('orders.import', { batchSize: 5 });
+      expect(jobs.map((j) => j.data.channelId)).toEqual([shopify.id]);
     } finally {
       await queue.stop({ timeoutMs: 1000 });
       t.services.queue = undefined;

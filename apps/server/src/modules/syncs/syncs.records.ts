@@ -1,8 +1,10 @@
 // Sync records (DESIGN §3): every run of a sync job writes one row, with live progress and per-item
 // failures, so the merchant can see what happened and retry what failed (/syncs/, /syncs/{id}).
 import type { SyncStatus, SyncTrigger, SyncType } from '@switchyard/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { notifySyncOutcome } from '../notifications/notifications.producers.ts';
 import { syncItems, syncs } from './syncs.tables.ts';
 
 export interface NewSync {
@@ -13,6 +15,34 @@ export interface NewSync {
   total?: number;
   options?: Record<string, unknown>;
   retryOf?: number | null;
+}
+
+/** A queued or running run older than this is taken for dead (its process went away): a new one may start. */
+const RUN_ALIVE_MS = 6 * 60 * 60 * 1000;
+
+/** A queued or running run of `type` on the channel, if one is alive. */
+export async function runningSync(
+  db: Db,
+  accountId: string,
+  channelId: string,
+  type: SyncType,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: syncs.id })
+    .from(syncs)
+    .where(
+      and(
+        eq(syncs.accountId, accountId),
+        eq(syncs.channelId, channelId),
+        eq(syncs.type, type),
+        inArray(syncs.status, ['queued', 'running']),
+        isNull(syncs.finishedAt),
+        sql`${syncs.createdAt} > ${new Date(Date.now() - RUN_ALIVE_MS).toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(syncs.id)
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /** Opens a run in `running` (or `queued` with `status: 'queued'`, for a job that starts it later). */
@@ -117,9 +147,18 @@ export async function finishSync(
   const [row] = await db.select({ failed: syncs.failed }).from(syncs).where(eq(syncs.id, id));
   const status: SyncStatus = outcome.error ? 'failed' : (row?.failed ?? 0) > 0 ? 'partial' : 'succeeded';
   const now = new Date();
-  await db
+  const message = outcome.error ?? outcome.message ?? null;
+  const [closed] = await db
     .update(syncs)
-    .set({ status, message: outcome.error ?? outcome.message ?? null, finishedAt: now, updatedAt: now })
-    .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`));
+    .set({ status, message, finishedAt: now, updatedAt: now })
+    .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`))
+    .returning({ accountId: syncs.accountId, channelId: syncs.channelId, type: syncs.type, failed: syncs.failed });
+  // Only the call that closed the run tells the merchant about a failure.
+  if (closed && status !== 'succeeded') {
+    const [channel] = closed.channelId
+      ? await db.select({ name: channels.name }).from(channels).where(eq(channels.id, closed.channelId))
+      : [];
+    await notifySyncOutcome(db, { id, ...closed, channelName: channel?.name ?? null, status, message });
+  }
   return status;
 }

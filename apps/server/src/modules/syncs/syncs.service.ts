@@ -25,6 +25,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { inventoryDirty } from '../inventory/inventory.tables.ts';
 import { markDirty, rowsOf } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { queueOrderImport } from '../orders/orders.import.ts';
 import { queueCatalogImport } from '../products/catalog-import.ts';
 import { queueCatalogPublish } from '../products/catalog-publish.ts';
 import { finishSync, recordSyncProgress, startSync } from './syncs.records.ts';
@@ -189,6 +190,16 @@ export async function retrySync(services: Services, owner: Owner, rawId: number)
   const channelId = row.channelId;
   if (row.type === 'catalog_import' || row.type === 'catalog_publish') {
     return retryCatalogRun(services, owner, { ...row, channelId });
+  }
+  if (row.type === 'order_import') {
+    // A pull runs whole again from the channel's cursor (a failed one left it where it was).
+    if (row.status !== 'failed') throw new DomainError('INVALID_STATE', SYNC_MESSAGES.nothingToRetry);
+    const id = await queueOrderImport(services, channelId, {
+      accountId: owner.accountId,
+      trigger: 'retry',
+      retryOf: row.id,
+    });
+    return { id: id as number };
   }
 
   const { id, queued } = await db.transaction(async (tx) => {

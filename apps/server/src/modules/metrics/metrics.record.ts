@@ -1,0 +1,246 @@
+// Keeping the rollups as orders change: in the transaction of the change, the order's contribution is read
+// again (metrics.facts.ts) and only the difference from what it contributed before is applied. Calling it twice
+// changes nothing; calling it after any change of an order (created, total, lines, cancelled, fulfilled,
+// allocated) keeps the dashboard right. Rows are upserted in key order, so two orders of the same day lock
+// alike and cannot deadlock.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { accountLockKey, type Fact, readOrderFacts } from './metrics.facts.ts';
+import { metricDaily, metricFacts, metricSkuDaily, metricSkuMonthly, metricSkuYearly } from './metrics.tables.ts';
+
+interface DailyDelta {
+  day: string;
+  channelId: string;
+  locationId: string;
+  orders: number;
+  units: number;
+  sales: number;
+  fulfilled: number;
+  fulfilledSeconds: number;
+  returns: number;
+  returnUnits: number;
+  returnTotal: number;
+}
+
+interface SkuDelta {
+  /** The day, or the first day of the month or year for the monthly and yearly rollups. */
+  day: string;
+  sku: string;
+  units: number;
+  sales: number;
+  level: 'day' | 'month' | 'year';
+}
+
+const emptyDaily = (day: string, channelId: string, locationId: string): DailyDelta => ({
+  day,
+  channelId,
+  locationId,
+  orders: 0,
+  units: 0,
+  sales: 0,
+  fulfilled: 0,
+  fulfilledSeconds: 0,
+  returns: 0,
+  returnUnits: 0,
+  returnTotal: 0,
+});
+
+/** Adds `sign` × a fact's contribution to the running deltas. */
+export function addFact(daily: Map<string, DailyDelta>, skus: Map<string, SkuDelta>, fact: Fact, sign: 1 | -1) {
+  const at = (day: string) => {
+    const key = `${day}|${fact.channelId}|${fact.locationId}`;
+    let row = daily.get(key);
+    if (!row) {
+      row = emptyDaily(day, fact.channelId, fact.locationId);
+      daily.set(key, row);
+    }
+    return row;
+  };
+  const row = at(fact.day);
+  row.orders += sign * fact.orders;
+  row.units += sign * fact.units;
+  row.sales += sign * fact.sales;
+  row.returns += sign * fact.returns;
+  row.returnUnits += sign * fact.returnUnits;
+  row.returnTotal += sign * fact.returnTotal;
+  if (fact.fulfilledDay !== null && fact.fulfilledSeconds !== null) {
+    const shipped = at(fact.fulfilledDay);
+    shipped.fulfilled += sign;
+    shipped.fulfilledSeconds += sign * fact.fulfilledSeconds;
+  }
+  const month = `${fact.day.slice(0, 7)}-01`;
+  const year = `${fact.day.slice(0, 4)}-01-01`;
+  for (const [sku, units, sales] of fact.skus) {
+    for (const [key, day, level] of [
+      [`d|${fact.day}|${sku}`, fact.day, 'day'],
+      [`m|${month}|${sku}`, month, 'month'],
+      [`y|${year}|${sku}`, year, 'year'],
+    ] as const) {
+      const s = skus.get(key) ?? { day, sku, units: 0, sales: 0, level };
+      s.units += sign * units;
+      s.sales += sign * sales;
+      skus.set(key, s);
+    }
+  }
+}
+
+const isZero = (d: DailyDelta) =>
+  !d.orders &&
+  !d.units &&
+  !d.sales &&
+  !d.fulfilled &&
+  !d.fulfilledSeconds &&
+  !d.returns &&
+  !d.returnUnits &&
+  !d.returnTotal;
+
+const plus = (table: string, column: string) => sql.raw(`"${table}"."${column}" + excluded."${column}"`);
+
+/** Applies deltas to the rollup rows (upserts in key order). */
+export async function applyDeltas(
+  tx: Tx | Db,
+  accountId: string,
+  daily: Map<string, DailyDelta>,
+  skus: Map<string, SkuDelta>,
+) {
+  const dailyRows = [...daily.entries()]
+    .filter(([, d]) => !isZero(d))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, d]) => ({ accountId, ...d }));
+  if (dailyRows.length > 0) {
+    await tx
+      .insert(metricDaily)
+      .values(dailyRows)
+      .onConflictDoUpdate({
+        target: [metricDaily.accountId, metricDaily.day, metricDaily.channelId, metricDaily.locationId],
+        set: {
+          orders: plus('metric_daily', 'orders'),
+          units: plus('metric_daily', 'units'),
+          sales: plus('metric_daily', 'sales'),
+          fulfilled: plus('metric_daily', 'fulfilled'),
+          fulfilledSeconds: plus('metric_daily', 'fulfilled_seconds'),
+          returns: plus('metric_daily', 'returns'),
+          returnUnits: plus('metric_daily', 'return_units'),
+          returnTotal: plus('metric_daily', 'return_total'),
+        },
+      });
+  }
+  const skuRows = [...skus.entries()]
+    .filter(([, s]) => s.units !== 0 || s.sales !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, s]) => s);
+  const daily_ = skuRows
+    .filter((s) => s.level === 'day')
+    .map(({ day, sku, units, sales }) => ({ accountId, day, sku, units, sales }));
+  if (daily_.length > 0) {
+    await tx
+      .insert(metricSkuDaily)
+      .values(daily_)
+      .onConflictDoUpdate({
+        target: [metricSkuDaily.accountId, metricSkuDaily.day, metricSkuDaily.sku],
+        set: { units: plus('metric_sku_daily', 'units'), sales: plus('metric_sku_daily', 'sales') },
+      });
+  }
+  const monthly = skuRows
+    .filter((s) => s.level === 'month')
+    .map(({ day, sku, units, sales }) => ({ accountId, month: day, sku, units, sales }));
+  if (monthly.length > 0) {
+    await tx
+      .insert(metricSkuMonthly)
+      .values(monthly)
+      .onConflictDoUpdate({
+        target: [metricSkuMonthly.accountId, metricSkuMonthly.month, metricSkuMonthly.sku],
+        set: { units: plus('metric_sku_monthly', 'units'), sales: plus('metric_sku_monthly', 'sales') },
+      });
+  }
+  const yearly = skuRows
+    .filter((s) => s.level === 'year')
+    .map(({ day, sku, units, sales }) => ({ accountId, year: day, sku, units, sales }));
+  if (yearly.length > 0) {
+    await tx
+      .insert(metricSkuYearly)
+      .values(yearly)
+      .onConflictDoUpdate({
+        target: [metricSkuYearly.accountId, metricSkuYearly.year, metricSkuYearly.sku],
+        set: { units: plus('metric_sku_yearly', 'units'), sales: plus('metric_sku_yearly', 'sales') },
+      });
+  }
+}
+
+const factColumns = (f: Fact) => ({
+  day: f.day,
+  channelId: f.channelId,
+  locationId: f.locationId,
+  orders: f.orders,
+  units: f.units,
+  sales: f.sales,
+  skus: f.skus,
+  fulfilledDay: f.fulfilledDay,
+  fulfilledSeconds: f.fulfilledSeconds,
+  returns: f.returns,
+  returnUnits: f.returnUnits,
+  returnTotal: f.returnTotal,
+  updatedAt: new Date(),
+});
+
+/** Replaces the stored facts of `source` rows `ids` by `next` (missing from next: the row is gone). */
+export async function replaceFacts(
+  tx: Tx | Db,
+  accountId: string,
+  source: 'order' | 'return',
+  ids: string[],
+  next: Fact[],
+) {
+  if (ids.length === 0) return;
+  const previous = await tx
+    .select()
+    .from(metricFacts)
+    .where(
+      and(eq(metricFacts.accountId, accountId), eq(metricFacts.source, source), inArray(metricFacts.sourceId, ids)),
+    )
+    .orderBy(metricFacts.sourceId)
+    .for('update');
+  const daily = new Map<string, DailyDelta>();
+  const skus = new Map<string, SkuDelta>();
+  for (const p of previous) {
+    addFact(daily, skus, { ...p, source, fulfilledDay: p.fulfilledDay ?? null }, -1);
+  }
+  for (const f of next) addFact(daily, skus, f, 1);
+  await applyDeltas(tx, accountId, daily, skus);
+  const nextIds = new Set(next.map((f) => f.sourceId));
+  const gone = previous.filter((p) => !nextIds.has(p.sourceId)).map((p) => p.sourceId);
+  if (gone.length > 0) {
+    await tx
+      .delete(metricFacts)
+      .where(
+        and(eq(metricFacts.source, source), eq(metricFacts.accountId, accountId), inArray(metricFacts.sourceId, gone)),
+      );
+  }
+  const rows = [...next]
+    .sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1))
+    .map((f) => ({ sourceId: f.sourceId, source, accountId, ...factColumns(f) }));
+  if (rows.length > 0) {
+    await tx
+      .insert(metricFacts)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [metricFacts.source, metricFacts.sourceId],
+        set: Object.fromEntries(
+          Object.keys(factColumns(next[0] as Fact)).map((k) => [
+            k,
+            sql.raw(`excluded."${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`),
+          ]),
+        ),
+      });
+  }
+}
+
+/**
+ * The orders module calls this in the transaction of every change of an order (after its rows and timeline
+ * are written): the dashboard's rollups then follow the order.
+ */
+export async function recordOrderMetrics(tx: Tx | Db, accountId: string, orderIds: string | string[]) {
+  const ids = [...new Set(Array.isArray(orderIds) ? orderIds : [orderIds])];
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${accountLockKey(accountId)})`);
+  await replaceFacts(tx, accountId, 'order', ids, await readOrderFacts(tx, accountId, ids));
+}

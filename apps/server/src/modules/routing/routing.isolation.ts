@@ -1,0 +1,201 @@
+// The routing module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { IdTakingOperation, World } from '../../../test/isolation.ts';
+import { rest, trpc } from '../../../test/isolation.ts';
+import { newId } from '../../lib/ids.ts';
+import { insertChannel } from '../buffers/buffers.fixtures.ts';
+import { locations } from '../locations/locations.tables.ts';
+import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
+
+interface OfA {
+  orderId: string;
+  allocationId: string;
+  locationId: string;
+  marker: string;
+}
+
+/** An order of A's with one line allocated at A's store; the order number is the marker. */
+async function allocationOfA(w: World): Promise<OfA> {
+  const marker = `#R-${randomBytes(5).toString('hex')}`;
+  const db = w.t.services.db;
+  const locationId = newId('loc');
+  await db
+    .insert(locations)
+    .values({ id: locationId, accountId: w.a.accountId, name: `Store ${marker}`, storeId: marker });
+  const orderId = newId('ord');
+  const now = new Date();
+  await db.insert(orders).values({
+    id: orderId,
+    accountId: w.a.accountId,
+    externalId: `ext-${marker}`,
+    number: marker,
+    status: 1,
+    currency: 'USD',
+    total: 100,
+    searchText: marker.toLowerCase(),
+    placedAt: now,
+    providerUpdatedAt: now,
+  });
+  const lineId = newId('oli');
+  await db.insert(orderLines).values({
+    id: lineId,
+    accountId: w.a.accountId,
+    orderId,
+    position: 0,
+    externalId: 'l1',
+    sku: `SKU-${marker}`,
+    title: 'Tee',
+    quantity: 1,
+  });
+  const allocationId = newId('oal');
+  await db.insert(orderAllocations).values({
+    id: allocationId,
+    accountId: w.a.accountId,
+    orderId,
+    lineId,
+    locationId,
+    quantity: 1,
+    status: 1,
+    reserved: 0,
+    reason: marker,
+  });
+  return { orderId, allocationId, locationId, marker };
+}
+
+const byAllocation = async (w: World) => {
+  const a = await allocationOfA(w);
+  return { id: a.allocationId, marker: a.marker };
+};
+const byOrder = async (w: World) => {
+  const a = await allocationOfA(w);
+  return { id: a.orderId, marker: a.marker };
+};
+const byLocation = async (w: World) => {
+  const a = await allocationOfA(w);
+  return { id: a.locationId, marker: a.marker };
+};
+
+async function allocationIntact(w: World, id: string, marker: string) {
+  const [row] = await w.t.services.db
+    .select()
+    .from(orderAllocations)
+    .where(and(eq(orderAllocations.id, id), eq(orderAllocations.accountId, w.a.accountId)));
+  expect(row).toMatchObject({ status: 1, reason: marker, quantity: 1 });
+}
+
+/** B's own allocation (for calls that take A's location with B's line). */
+async function allocationOfB(w: World) {
+  const swapped = { ...w, a: w.b, b: w.a } as World;
+  return allocationOfA(swapped);
+}
+
+const frontend = (url: string) => `/api/frontend/shipping/${url}`;
+
+export const routingIdTakingOperations: IdTakingOperation[] = [
+  {
+    name: 'POST /api/frontend/shipping/getOrderItemAllocation',
+    create: byAllocation,
+    attempt: (w, id) =>
+      rest(w, w.b.headers, { method: 'POST', url: frontend('getOrderItemAllocation'), payload: { id } }),
+  },
+  {
+    name: 'POST /api/frontend/shipping/listOrderItemAllocations with A’s order',
+    create: byOrder,
+    attempt: (w, id) =>
+      rest(w, w.b.headers, { method: 'POST', url: frontend('listOrderItemAllocations'), payload: { order_id: id } }),
+  },
+  {
+    name: 'POST /api/frontend/shipping/listOrderItemAllocations with A’s location',
+    create: byLocation,
+    attempt: (w, id) =>
+      rest(w, w.b.headers, { method: 'POST', url: frontend('listOrderItemAllocations'), payload: { location_id: id } }),
+  },
+  {
+    name: 'POST /api/frontend/shipping/updateLocationOrderItem reject',
+    create: byAllocation,
+    attempt: (w, id) =>
+      rest(w, w.b.headers, {
+        method: 'POST',
+        url: frontend('updateLocationOrderItem'),
+        payload: { action: 'reject', id, reason: 'hijacked' },
+      }),
+    intact: allocationIntact,
+  },
+  {
+    name: 'POST /api/frontend/shipping/updateLocationOrderItem reassign',
+    create: byAllocation,
+    attempt: async (w, id) => {
+      const own = await allocationOfB(w);
+      return rest(w, w.b.headers, {
+        method: 'POST',
+        url: frontend('updateLocationOrderItem'),
+        payload: { action: 'reassign', id, location_id: own.locationId },
+      });
+    },
+    intact: allocationIntact,
+  },
+  {
+    name: 'POST /api/frontend/shipping/updateLocationOrderItem reassign to A’s location',
+    create: byLocation,
+    attempt: async (w, locationId) => {
+      const own = await allocationOfB(w);
+      return rest(w, w.b.headers, {
+        method: 'POST',
+        url: frontend('updateLocationOrderItem'),
+        payload: { action: 'reassign', id: own.allocationId, location_id: locationId },
+      });
+    },
+  },
+  {
+    name: 'routing.allocation',
+    create: byAllocation,
+    attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.allocation', { id }),
+  },
+  {
+    name: 'routing.allocations with A’s order',
+    create: byOrder,
+    attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.allocations', { order_id: id }),
+  },
+  {
+    name: 'routing.reject',
+    create: byAllocation,
+    attempt: (w, id) => trpc(w, w.b.headers, 'mutation', 'routing.reject', { allocationId: id, reason: 'hijacked' }),
+    intact: allocationIntact,
+  },
+  {
+    name: 'routing.reassign',
+    create: byAllocation,
+    attempt: async (w, id) => {
+      const own = await allocationOfB(w);
+      return trpc(w, w.b.headers, 'mutation', 'routing.reassign', { allocationId: id, locationId: own.locationId });
+    },
+    intact: allocationIntact,
+  },
+  {
+    name: 'routing.decisions',
+    create: byOrder,
+    attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.decisions', { orderId: id }),
+  },
+  {
+    name: 'routing.dryRun with A’s order',
+    create: byOrder,
+    attempt: (w, id) =>
+      trpc(w, w.b.headers, 'mutation', 'routing.dryRun', { ruleSet: { source: 'live' }, order: { orderId: id } }),
+  },
+  {
+    name: 'routing.dryRun with A’s channel',
+    create: async (w) => {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      return { id: channel.id, marker: channel.name };
+    },
+    attempt: async (w, channelId) => {
+      const own = await allocationOfB(w);
+      return trpc(w, w.b.headers, 'mutation', 'routing.dryRun', {
+        ruleSet: { source: 'live' },
+        order: { hypothetical: { channelId, lines: [{ sku: `SKU-${own.marker}`, quantity: 1 }] } },
+      });
+    },
+  },
+];

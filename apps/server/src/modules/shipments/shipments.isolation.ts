@@ -1,0 +1,142 @@
+// The shipments module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
+import { randomBytes } from 'node:crypto';
+import type { ShipmentList } from '@switchyard/contracts';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { IdTakingOperation, World } from '../../../test/isolation.ts';
+import { rest, trpc } from '../../../test/isolation.ts';
+import { trpcOver } from '../../../test/trpc.ts';
+import { newId } from '../../lib/ids.ts';
+import { orders } from '../orders/orders.tables.ts';
+import { shipmentPackages, shipments } from './shipments.tables.ts';
+
+const address = { name: 'A', street1: '1 Main St', city: 'Brooklyn', state: 'NY', zip: '11201', country: 'US' };
+
+/** An order of A's with a bought shipment whose tracking code is the marker; the id is the shipment's. */
+async function createShipmentOfA(w: World) {
+  const marker = `TRK${randomBytes(6).toString('hex')}`;
+  const orderId = newId('ord');
+  const now = new Date();
+  await w.t.services.db.insert(orders).values({
+    id: orderId,
+    accountId: w.a.accountId,
+    externalId: `ext-${marker}`,
+    number: `#${marker}`,
+    status: 3,
+    currency: 'USD',
+    placedAt: now,
+    providerUpdatedAt: now,
+  });
+  const id = newId('shp');
+  await w.t.services.db.insert(shipments).values({
+    id,
+    accountId: w.a.accountId,
+    orderId,
+    status: 'purchased',
+    fromAddress: address,
+    toAddress: address,
+    rates: [
+      {
+        key: 'USPS:Priority',
+        carrier: 'USPS',
+        service: 'Priority',
+        amount: 900,
+        currency: 'USD',
+        deliveryDays: 2,
+        cheapest: true,
+        fastest: true,
+      },
+    ],
+    carrier: 'USPS',
+    service: 'Priority',
+    trackingCode: marker,
+    idempotencyKey: id,
+  });
+  await w.t.services.db.insert(shipmentPackages).values({
+    id: newId('shpk'),
+    accountId: w.a.accountId,
+    shipmentId: id,
+    position: 1,
+    weight: 10,
+    trackingCode: marker,
+    labelUrl: `http://127.0.0.1:9/${marker}.pdf`,
+  });
+  return { id, marker };
+}
+
+const orderOf = async (w: World, shipmentId: string) =>
+  (await w.t.services.db.select({ orderId: shipments.orderId }).from(shipments).where(eq(shipments.id, shipmentId)))[0]
+    ?.orderId as string;
+
+async function shipmentsIntact(w: World, id: string, marker: string) {
+  const orderId = await orderOf(w, id);
+  const res = await trpcOver(w.t.app, w.a.headers).query<ShipmentList>('shipments.list', { id: orderId });
+  expect(res.status).toBe(200);
+  expect(res.data?.results.map((s) => [s.id, s.status, s.trackingCode])).toEqual([[id, 'purchased', marker]]);
+}
+
+export const shipmentIdTakingOperations: IdTakingOperation[] = [
+  ...(['headers', 'apiKeyHeaders'] as const).map(
+    (auth): IdTakingOperation => ({
+      name: `GET /api/v2/orders/{id}/shipments${auth === 'apiKeyHeaders' ? ' with an API key' : ''}`,
+      create: createShipmentOfA,
+      attempt: async (w, id) =>
+        rest(w, w.b[auth], { method: 'GET', url: `/api/v2/orders/${await orderOf(w, id)}/shipments` }),
+    }),
+  ),
+  {
+    name: 'POST /api/v2/orders/{id}/shipments',
+    create: createShipmentOfA,
+    attempt: async (w, id) =>
+      rest(w, w.b.apiKeyHeaders, {
+        method: 'POST',
+        url: `/api/v2/orders/${await orderOf(w, id)}/shipments`,
+        payload: { packages: [{ weight: 10 }] },
+      }),
+    intact: shipmentsIntact,
+  },
+  {
+    name: 'POST /api/v2/orders/{id}/shipments/buy',
+    create: createShipmentOfA,
+    attempt: async (w, id) =>
+      rest(w, w.b.headers, {
+        method: 'POST',
+        url: `/api/v2/orders/${await orderOf(w, id)}/shipments/buy`,
+        payload: { shipment_id: id, rate: 'USPS:Priority' },
+      }),
+    intact: shipmentsIntact,
+  },
+  {
+    name: 'POST /api/frontend/shipping/getShippingLabel',
+    create: createShipmentOfA,
+    attempt: (w, id) =>
+      rest(w, w.b.headers, {
+        method: 'POST',
+        url: '/api/frontend/shipping/getShippingLabel',
+        payload: { shipment_id: id },
+      }),
+  },
+  {
+    name: 'shipments.list',
+    create: createShipmentOfA,
+    attempt: async (w, id) => trpc(w, w.b.headers, 'query', 'shipments.list', { id: await orderOf(w, id) }),
+  },
+  {
+    name: 'shipments.create',
+    create: createShipmentOfA,
+    attempt: async (w, id) =>
+      trpc(w, w.b.headers, 'mutation', 'shipments.create', { id: await orderOf(w, id), packages: [{ weight: 4 }] }),
+    intact: shipmentsIntact,
+  },
+  {
+    name: 'shipments.buy',
+    create: createShipmentOfA,
+    attempt: async (w, id) =>
+      trpc(w, w.b.headers, 'mutation', 'shipments.buy', {
+        id: await orderOf(w, id),
+        shipment_id: id,
+        rate: 'USPS:Priority',
+      }),
+    intact: shipmentsIntact,
+  },
+];

@@ -1,0 +1,61 @@
+import { signEasyPost } from '@switchyard/sandbox';
+import { describe, expect, it } from 'vitest';
+import { verifyEasyPostSignature } from '../../carriers/easypost.ts';
+import { combineRates, countryCode } from './shipments.service.ts';
+import { shipmentTrackingStatus } from './shipments.tracking.ts';
+
+const r = (carrier: string, service: string, rate: string, days: number | null) => ({
+  carrier,
+  service,
+  rate,
+  currency: 'USD',
+  delivery_days: days,
+});
+
+describe('rate shopping', () => {
+  it('sums each service over the parcels, keeps only services every parcel has, marks cheapest and fastest', () => {
+    const rates = combineRates([
+      [r('USPS', 'Priority', '8.10', 2), r('UPS', 'NextDayAir', '40.00', 1), r('USPS', 'GroundAdvantage', '5.25', 4)],
+      [r('USPS', 'Priority', '9.00', 3), r('UPS', 'NextDayAir', '41.50', 1)],
+    ]);
+    expect(rates.map((x) => [x.key, x.amount, x.deliveryDays, x.cheapest, x.fastest])).toEqual([
+      ['USPS:Priority', 1710, 3, true, false],
+      ['UPS:NextDayAir', 8150, 1, false, true],
+    ]);
+  });
+
+  it('marks no fastest when no rate says how long it takes', () => {
+    const rates = combineRates([[r('X', 'A', '1.00', null), r('X', 'B', '2.00', null)]]);
+    expect(rates.filter((x) => x.fastest)).toEqual([]);
+    expect(rates[0]?.cheapest).toBe(true);
+  });
+});
+
+describe('addresses and tracking', () => {
+  it('gives carriers ISO country codes', () => {
+    expect(['United States', 'us', 'USA', '', null, 'Canada', 'DE'].map(countryCode)).toEqual([
+      'US',
+      'US',
+      'US',
+      'US',
+      'US',
+      'CA',
+      'DE',
+    ]);
+  });
+
+  it("shows a shipment's problem parcel first, else its least advanced one", () => {
+    expect(shipmentTrackingStatus(['delivered', 'in_transit'])).toBe('in_transit');
+    expect(shipmentTrackingStatus(['delivered', 'failure', 'pre_transit'])).toBe('failure');
+    expect(shipmentTrackingStatus([null])).toBeNull();
+  });
+
+  it('verifies EasyPost signatures over the raw body, weights read as floats as EasyPost signs them', () => {
+    const body = Buffer.from('{"id":"evt_1","result":{"weight":16,"tracking_code":"EZ1"}}');
+    const header = signEasyPost(body.toString(), 'secret-secret-secret');
+    expect(verifyEasyPostSignature(body, header, 'secret-secret-secret')).toBe(true);
+    expect(verifyEasyPostSignature(body, header, 'another-secret-value')).toBe(false);
+    expect(verifyEasyPostSignature(Buffer.from(`${body} `), header, 'secret-secret-secret')).toBe(false);
+    expect(verifyEasyPostSignature(body, undefined, 'secret-secret-secret')).toBe(false);
+  });
+});
