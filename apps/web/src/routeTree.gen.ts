@@ -35,12 +35,19 @@ import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/i
 import { Route as AppDynamicBuffersIndexRouteImport } from './routes/_app/dynamic-buffers/index'
 import { Route as AppDynamicBuffersIdRouteImport } from './routes/_app/dynamic-buffers/$id'
 import { Route as AppDynamicBuffersCreateRouteImport } from './routes/_app/dynamic-buffers/create'
+import { Route as AppFulfillmentIndexRouteImport } from './routes/_app/fulfillment/index'
+import { Route as AppFulfillmentIdRouteImport } from './routes/_app/fulfillment/$id'
+import { Route as AppFulfillmentPickingListRouteImport } from './routes/_app/fulfillment/picking-list'
+import { Route as AppHelpIndexRouteImport } from './routes/_app/help/index'
 import { Route as AppLocationsIndexRouteImport } from './routes/_app/locations/index'
 import { Route as AppLocationsIdRouteImport } from './routes/_app/locations/$id'
 import { Route as AppLocationsCreateRouteImport } from './routes/_app/locations/create'
+import { Route as AppNotificationsIndexRouteImport } from './routes/_app/notifications/index'
+import { Route as AppOrderRoutingIndexRouteImport } from './routes/_app/order-routing/index'
 import { Route as AppOrdersIndexRouteImport } from './routes/_app/orders/index'
 import { Route as AppOrdersIdRouteImport } from './routes/_app/orders/$id'
 import { Route as AppProductsIndexRouteImport } from './routes/_app/products/index'
+import { Route as AppReturnsIndexRouteImport } from './routes/_app/returns/index'
 import { Route as AppSettingsIndexRouteImport } from './routes/_app/settings/index'
 import { Route as AppSettingsLayoutRouteImport } from './routes/_app/settings/_layout'
 import { Route as AppSyncsIndexRouteImport } from './routes/_app/syncs/index'
@@ -63,6 +70,7 @@ import { Route as AppProductsChannelIdEditRouteImport } from './routes/_app/prod
 import { Route as AppSettingsLayoutAccountRouteImport } from './routes/_app/settings/_layout/account'
 import { Route as AppSettingsLayoutAppManagementRouteImport } from './routes/_app/settings/_layout/app-management'
 import { Route as AppSettingsLayoutExportsRouteImport } from './routes/_app/settings/_layout/exports'
+import { Route as AppSettingsLayoutFulfillmentRouteImport } from './routes/_app/settings/_layout/fulfillment'
 import { Route as AppSettingsLayoutProfileRouteImport } from './routes/_app/settings/_layout/profile'
 import { Route as ChannelsMiscPlatformStatusRouteImport } from './routes/channels/_misc/$platform/$status'
 
@@ -196,6 +204,27 @@ const AppDynamicBuffersCreateRoute = AppDynamicBuffersCreateRouteImport.update({
   path: '/dynamic-buffers/create',
   getParentRoute: () => AppRoute,
 } as any)
+const AppFulfillmentIndexRoute = AppFulfillmentIndexRouteImport.update({
+  id: '/fulfillment/',
+  path: '/fulfillment/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppFulfillmentIdRoute = AppFulfillmentIdRouteImport.update({
+  id: '/fulfillment/$id',
+  path: '/fulfillment/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppFulfillmentPickingListRoute =
+  AppFulfillmentPickingListRouteImport.update({
+    id: '/fulfillment/picking-list',
+    path: '/fulfillment/picking-list',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppHelpIndexRoute = AppHelpIndexRouteImport.update({
+  id: '/help/',
+  path: '/help/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppLocationsIndexRoute = AppLocationsIndexRouteImport.update({
   id: '/locations/',
   path: '/locations/',
@@ -211,6 +240,16 @@ const AppLocationsCreateRoute = AppLocationsCreateRouteImport.update({
   path: '/locations/create',
   getParentRoute: () => AppRoute,
 } as any)
+const AppNotificationsIndexRoute = AppNotificationsIndexRouteImport.update({
+  id: '/notifications/',
+  path: '/notifications/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOrderRoutingIndexRoute = AppOrderRoutingIndexRouteImport.update({
+  id: '/order-routing/',
+  path: '/order-routing/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppOrdersIndexRoute = AppOrdersIndexRouteImport.update({
   id: '/orders/',
   path: '/orders/',
@@ -224,6 +263,11 @@ const AppOrdersIdRoute = AppOrdersIdRouteImport.update({
 const AppProductsIndexRoute = AppProductsIndexRouteImport.update({
   id: '/products/',
   path: '/products/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppReturnsIndexRoute = AppReturnsIndexRouteImport.update({
+  id: '/returns/',
+  path: '/returns/',
   getParentRoute: () => AppRoute,
 } as any)
 const AppSettingsIndexRoute = AppSettingsIndexRouteImport.update({
@@ -346,6 +390,12 @@ const AppSettingsLayoutExportsRoute =
     path: '/exports',
     getParentRoute: () => AppSettingsLayoutRoute,
   } as any)
+const AppSettingsLayoutFulfillmentRoute =
+  AppSettingsLayoutFulfillmentRouteImport.update({
+    id: '/fulfillment',
+    path: '/fulfillment',
+    getParentRoute: () => AppSettingsLayoutRoute,
+  } as any)
 const AppSettingsLayoutProfileRoute =
   AppSettingsLayoutProfileRouteImport.update({
     id: '/profile',
@@ -381,6 +431,8 @@ export interface FileRoutesByFullPath {
   '/admin/system': typeof AppAdminSystemRoute
   '/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
   '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/fulfillment/$id': typeof AppFulfillmentIdRoute
+  '/fulfillment/picking-list': typeof AppFulfillmentPickingListRoute
   '/locations/$id': typeof AppLocationsIdRoute
   '/locations/create': typeof AppLocationsCreateRoute
   '/orders/$id': typeof AppOrdersIdRoute
@@ -391,9 +443,14 @@ export interface FileRoutesByFullPath {
   '/channels/': typeof AppChannelsIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
   '/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
+  '/fulfillment/': typeof AppFulfillmentIndexRoute
+  '/help/': typeof AppHelpIndexRoute
   '/locations/': typeof AppLocationsIndexRoute
+  '/notifications/': typeof AppNotificationsIndexRoute
+  '/order-routing/': typeof AppOrderRoutingIndexRoute
   '/orders/': typeof AppOrdersIndexRoute
   '/products/': typeof AppProductsIndexRoute
+  '/returns/': typeof AppReturnsIndexRoute
   '/settings/': typeof AppSettingsIndexRoute
   '/syncs/': typeof AppSyncsIndexRoute
   '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
@@ -410,6 +467,7 @@ export interface FileRoutesByFullPath {
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/settings/exports': typeof AppSettingsLayoutExportsRoute
+  '/settings/fulfillment': typeof AppSettingsLayoutFulfillmentRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
   '/channels/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/admin/accounts/': typeof AppAdminAccountsIndexRoute
@@ -435,6 +493,8 @@ export interface FileRoutesByTo {
   '/admin/system': typeof AppAdminSystemRoute
   '/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
   '/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/fulfillment/$id': typeof AppFulfillmentIdRoute
+  '/fulfillment/picking-list': typeof AppFulfillmentPickingListRoute
   '/locations/$id': typeof AppLocationsIdRoute
   '/locations/create': typeof AppLocationsCreateRoute
   '/orders/$id': typeof AppOrdersIdRoute
@@ -444,9 +504,14 @@ export interface FileRoutesByTo {
   '/admin': typeof AppAdminIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
   '/dynamic-buffers': typeof AppDynamicBuffersIndexRoute
+  '/fulfillment': typeof AppFulfillmentIndexRoute
+  '/help': typeof AppHelpIndexRoute
   '/locations': typeof AppLocationsIndexRoute
+  '/notifications': typeof AppNotificationsIndexRoute
+  '/order-routing': typeof AppOrderRoutingIndexRoute
   '/orders': typeof AppOrdersIndexRoute
   '/products': typeof AppProductsIndexRoute
+  '/returns': typeof AppReturnsIndexRoute
   '/syncs': typeof AppSyncsIndexRoute
   '/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
   '/channels/$id/advanced': typeof AppChannelsIdAdvancedRoute
@@ -462,6 +527,7 @@ export interface FileRoutesByTo {
   '/settings/account': typeof AppSettingsLayoutAccountRoute
   '/settings/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/settings/exports': typeof AppSettingsLayoutExportsRoute
+  '/settings/fulfillment': typeof AppSettingsLayoutFulfillmentRoute
   '/settings/profile': typeof AppSettingsLayoutProfileRoute
   '/channels/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/admin/accounts': typeof AppAdminAccountsIndexRoute
@@ -492,6 +558,8 @@ export interface FileRoutesById {
   '/_app/admin/system': typeof AppAdminSystemRoute
   '/_app/dynamic-buffers/$id': typeof AppDynamicBuffersIdRoute
   '/_app/dynamic-buffers/create': typeof AppDynamicBuffersCreateRoute
+  '/_app/fulfillment/$id': typeof AppFulfillmentIdRoute
+  '/_app/fulfillment/picking-list': typeof AppFulfillmentPickingListRoute
   '/_app/locations/$id': typeof AppLocationsIdRoute
   '/_app/locations/create': typeof AppLocationsCreateRoute
   '/_app/orders/$id': typeof AppOrdersIdRoute
@@ -502,9 +570,14 @@ export interface FileRoutesById {
   '/_app/channels/': typeof AppChannelsIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
   '/_app/dynamic-buffers/': typeof AppDynamicBuffersIndexRoute
+  '/_app/fulfillment/': typeof AppFulfillmentIndexRoute
+  '/_app/help/': typeof AppHelpIndexRoute
   '/_app/locations/': typeof AppLocationsIndexRoute
+  '/_app/notifications/': typeof AppNotificationsIndexRoute
+  '/_app/order-routing/': typeof AppOrderRoutingIndexRoute
   '/_app/orders/': typeof AppOrdersIndexRoute
   '/_app/products/': typeof AppProductsIndexRoute
+  '/_app/returns/': typeof AppReturnsIndexRoute
   '/_app/settings/': typeof AppSettingsIndexRoute
   '/_app/syncs/': typeof AppSyncsIndexRoute
   '/_app/admin/accounts/$accountId': typeof AppAdminAccountsAccountIdRoute
@@ -521,6 +594,7 @@ export interface FileRoutesById {
   '/_app/settings/_layout/account': typeof AppSettingsLayoutAccountRoute
   '/_app/settings/_layout/app-management': typeof AppSettingsLayoutAppManagementRoute
   '/_app/settings/_layout/exports': typeof AppSettingsLayoutExportsRoute
+  '/_app/settings/_layout/fulfillment': typeof AppSettingsLayoutFulfillmentRoute
   '/_app/settings/_layout/profile': typeof AppSettingsLayoutProfileRoute
   '/channels/_misc/$platform/$status': typeof ChannelsMiscPlatformStatusRoute
   '/_app/admin/accounts/': typeof AppAdminAccountsIndexRoute
@@ -551,6 +625,8 @@ export interface FileRouteTypes {
     | '/admin/system'
     | '/dynamic-buffers/$id'
     | '/dynamic-buffers/create'
+    | '/fulfillment/$id'
+    | '/fulfillment/picking-list'
     | '/locations/$id'
     | '/locations/create'
     | '/orders/$id'
@@ -561,9 +637,14 @@ export interface FileRouteTypes {
     | '/channels/'
     | '/dashboard/'
     | '/dynamic-buffers/'
+    | '/fulfillment/'
+    | '/help/'
     | '/locations/'
+    | '/notifications/'
+    | '/order-routing/'
     | '/orders/'
     | '/products/'
+    | '/returns/'
     | '/settings/'
     | '/syncs/'
     | '/admin/accounts/$accountId'
@@ -580,6 +661,7 @@ export interface FileRouteTypes {
     | '/settings/account'
     | '/settings/app-management'
     | '/settings/exports'
+    | '/settings/fulfillment'
     | '/settings/profile'
     | '/channels/$platform/$status'
     | '/admin/accounts/'
@@ -605,6 +687,8 @@ export interface FileRouteTypes {
     | '/admin/system'
     | '/dynamic-buffers/$id'
     | '/dynamic-buffers/create'
+    | '/fulfillment/$id'
+    | '/fulfillment/picking-list'
     | '/locations/$id'
     | '/locations/create'
     | '/orders/$id'
@@ -614,9 +698,14 @@ export interface FileRouteTypes {
     | '/admin'
     | '/dashboard'
     | '/dynamic-buffers'
+    | '/fulfillment'
+    | '/help'
     | '/locations'
+    | '/notifications'
+    | '/order-routing'
     | '/orders'
     | '/products'
+    | '/returns'
     | '/syncs'
     | '/admin/accounts/$accountId'
     | '/channels/$id/advanced'
@@ -632,6 +721,7 @@ export interface FileRouteTypes {
     | '/settings/account'
     | '/settings/app-management'
     | '/settings/exports'
+    | '/settings/fulfillment'
     | '/settings/profile'
     | '/channels/$platform/$status'
     | '/admin/accounts'
@@ -661,6 +751,8 @@ export interface FileRouteTypes {
     | '/_app/admin/system'
     | '/_app/dynamic-buffers/$id'
     | '/_app/dynamic-buffers/create'
+    | '/_app/fulfillment/$id'
+    | '/_app/fulfillment/picking-list'
     | '/_app/locations/$id'
     | '/_app/locations/create'
     | '/_app/orders/$id'
@@ -671,9 +763,14 @@ export interface FileRouteTypes {
     | '/_app/channels/'
     | '/_app/dashboard/'
     | '/_app/dynamic-buffers/'
+    | '/_app/fulfillment/'
+    | '/_app/help/'
     | '/_app/locations/'
+    | '/_app/notifications/'
+    | '/_app/order-routing/'
     | '/_app/orders/'
     | '/_app/products/'
+    | '/_app/returns/'
     | '/_app/settings/'
     | '/_app/syncs/'
     | '/_app/admin/accounts/$accountId'
@@ -690,6 +787,7 @@ export interface FileRouteTypes {
     | '/_app/settings/_layout/account'
     | '/_app/settings/_layout/app-management'
     | '/_app/settings/_layout/exports'
+    | '/_app/settings/_layout/fulfillment'
     | '/_app/settings/_layout/profile'
     | '/channels/_misc/$platform/$status'
     | '/_app/admin/accounts/'
@@ -896,6 +994,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDynamicBuffersCreateRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/fulfillment/': {
+      id: '/_app/fulfillment/'
+      path: '/fulfillment'
+      fullPath: '/fulfillment/'
+      preLoaderRoute: typeof AppFulfillmentIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/fulfillment/$id': {
+      id: '/_app/fulfillment/$id'
+      path: '/fulfillment/$id'
+      fullPath: '/fulfillment/$id'
+      preLoaderRoute: typeof AppFulfillmentIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/fulfillment/picking-list': {
+      id: '/_app/fulfillment/picking-list'
+      path: '/fulfillment/picking-list'
+      fullPath: '/fulfillment/picking-list'
+      preLoaderRoute: typeof AppFulfillmentPickingListRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/help/': {
+      id: '/_app/help/'
+      path: '/help'
+      fullPath: '/help/'
+      preLoaderRoute: typeof AppHelpIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/locations/': {
       id: '/_app/locations/'
       path: '/locations'
@@ -917,6 +1043,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLocationsCreateRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/notifications/': {
+      id: '/_app/notifications/'
+      path: '/notifications'
+      fullPath: '/notifications/'
+      preLoaderRoute: typeof AppNotificationsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/order-routing/': {
+      id: '/_app/order-routing/'
+      path: '/order-routing'
+      fullPath: '/order-routing/'
+      preLoaderRoute: typeof AppOrderRoutingIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/orders/': {
       id: '/_app/orders/'
       path: '/orders'
@@ -936,6 +1076,13 @@ declare module '@tanstack/react-router' {
       path: '/products'
       fullPath: '/products/'
       preLoaderRoute: typeof AppProductsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/returns/': {
+      id: '/_app/returns/'
+      path: '/returns'
+      fullPath: '/returns/'
+      preLoaderRoute: typeof AppReturnsIndexRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/settings/': {
@@ -1092,6 +1239,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSettingsLayoutExportsRouteImport
       parentRoute: typeof AppSettingsLayoutRoute
     }
+    '/_app/settings/_layout/fulfillment': {
+      id: '/_app/settings/_layout/fulfillment'
+      path: '/fulfillment'
+      fullPath: '/settings/fulfillment'
+      preLoaderRoute: typeof AppSettingsLayoutFulfillmentRouteImport
+      parentRoute: typeof AppSettingsLayoutRoute
+    }
     '/_app/settings/_layout/profile': {
       id: '/_app/settings/_layout/profile'
       path: '/profile'
@@ -1169,6 +1323,7 @@ interface AppSettingsLayoutRouteChildren {
   AppSettingsLayoutAccountRoute: typeof AppSettingsLayoutAccountRoute
   AppSettingsLayoutAppManagementRoute: typeof AppSettingsLayoutAppManagementRoute
   AppSettingsLayoutExportsRoute: typeof AppSettingsLayoutExportsRoute
+  AppSettingsLayoutFulfillmentRoute: typeof AppSettingsLayoutFulfillmentRoute
   AppSettingsLayoutProfileRoute: typeof AppSettingsLayoutProfileRoute
 }
 
@@ -1176,6 +1331,7 @@ const AppSettingsLayoutRouteChildren: AppSettingsLayoutRouteChildren = {
   AppSettingsLayoutAccountRoute: AppSettingsLayoutAccountRoute,
   AppSettingsLayoutAppManagementRoute: AppSettingsLayoutAppManagementRoute,
   AppSettingsLayoutExportsRoute: AppSettingsLayoutExportsRoute,
+  AppSettingsLayoutFulfillmentRoute: AppSettingsLayoutFulfillmentRoute,
   AppSettingsLayoutProfileRoute: AppSettingsLayoutProfileRoute,
 }
 
@@ -1187,6 +1343,8 @@ interface AppRouteChildren {
   AppChannelsIdRouteRoute: typeof AppChannelsIdRouteRouteWithChildren
   AppDynamicBuffersIdRoute: typeof AppDynamicBuffersIdRoute
   AppDynamicBuffersCreateRoute: typeof AppDynamicBuffersCreateRoute
+  AppFulfillmentIdRoute: typeof AppFulfillmentIdRoute
+  AppFulfillmentPickingListRoute: typeof AppFulfillmentPickingListRoute
   AppLocationsIdRoute: typeof AppLocationsIdRoute
   AppLocationsCreateRoute: typeof AppLocationsCreateRoute
   AppOrdersIdRoute: typeof AppOrdersIdRoute
@@ -1195,9 +1353,14 @@ interface AppRouteChildren {
   AppChannelsIndexRoute: typeof AppChannelsIndexRoute
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
   AppDynamicBuffersIndexRoute: typeof AppDynamicBuffersIndexRoute
+  AppFulfillmentIndexRoute: typeof AppFulfillmentIndexRoute
+  AppHelpIndexRoute: typeof AppHelpIndexRoute
   AppLocationsIndexRoute: typeof AppLocationsIndexRoute
+  AppNotificationsIndexRoute: typeof AppNotificationsIndexRoute
+  AppOrderRoutingIndexRoute: typeof AppOrderRoutingIndexRoute
   AppOrdersIndexRoute: typeof AppOrdersIndexRoute
   AppProductsIndexRoute: typeof AppProductsIndexRoute
+  AppReturnsIndexRoute: typeof AppReturnsIndexRoute
   AppSettingsIndexRoute: typeof AppSettingsIndexRoute
   AppSyncsIndexRoute: typeof AppSyncsIndexRoute
   AppChannelsCreateIdRoute: typeof AppChannelsCreateIdRoute
@@ -1214,6 +1377,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppChannelsIdRouteRoute: AppChannelsIdRouteRouteWithChildren,
   AppDynamicBuffersIdRoute: AppDynamicBuffersIdRoute,
   AppDynamicBuffersCreateRoute: AppDynamicBuffersCreateRoute,
+  AppFulfillmentIdRoute: AppFulfillmentIdRoute,
+  AppFulfillmentPickingListRoute: AppFulfillmentPickingListRoute,
   AppLocationsIdRoute: AppLocationsIdRoute,
   AppLocationsCreateRoute: AppLocationsCreateRoute,
   AppOrdersIdRoute: AppOrdersIdRoute,
@@ -1222,9 +1387,14 @@ const AppRouteChildren: AppRouteChildren = {
   AppChannelsIndexRoute: AppChannelsIndexRoute,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
   AppDynamicBuffersIndexRoute: AppDynamicBuffersIndexRoute,
+  AppFulfillmentIndexRoute: AppFulfillmentIndexRoute,
+  AppHelpIndexRoute: AppHelpIndexRoute,
   AppLocationsIndexRoute: AppLocationsIndexRoute,
+  AppNotificationsIndexRoute: AppNotificationsIndexRoute,
+  AppOrderRoutingIndexRoute: AppOrderRoutingIndexRoute,
   AppOrdersIndexRoute: AppOrdersIndexRoute,
   AppProductsIndexRoute: AppProductsIndexRoute,
+  AppReturnsIndexRoute: AppReturnsIndexRoute,
   AppSettingsIndexRoute: AppSettingsIndexRoute,
   AppSyncsIndexRoute: AppSyncsIndexRoute,
   AppChannelsCreateIdRoute: AppChannelsCreateIdRoute,

@@ -21,6 +21,18 @@ export const NAV_DESTINATIONS: readonly NavDestination[] = [
     inSidebar: true,
   },
   {
+    to: '/returns',
+    label: 'Returns',
+    description: 'Returns and refunds from every channel and from orders: restocked at their return store',
+    inSidebar: true,
+  },
+  {
+    to: '/fulfillment',
+    label: 'Fulfillment',
+    description: "Each store's queue: pick, pack, picking lists, pickup and curbside",
+    inSidebar: true,
+  },
+  {
     to: '/channels',
     label: 'Channels',
     description: 'Connect Shopify, BigCommerce and Square POS; channel settings',
@@ -30,6 +42,12 @@ export const NAV_DESTINATIONS: readonly NavDestination[] = [
     to: '/locations',
     label: 'Locations',
     description: 'Your stores and warehouses: store ids, shipping, pickup and routing priority',
+    inSidebar: true,
+  },
+  {
+    to: '/order-routing',
+    label: 'Order routing',
+    description: 'Rules that pick the store for each order line (nearest store, no splits), dry runs and replays',
     inSidebar: true,
   },
   {
@@ -51,6 +69,18 @@ export const NAV_DESTINATIONS: readonly NavDestination[] = [
     inSidebar: true,
   },
   { to: '/settings', label: 'Settings', description: 'Your profile, business details and API keys', inSidebar: true },
+  {
+    to: '/help',
+    label: 'Help',
+    description: 'How Switchyard works: getting started, stock numbers, statuses, shortcuts, providers and support',
+    inSidebar: true,
+  },
+  {
+    to: '/notifications',
+    label: 'Notifications',
+    description: 'Failed syncs, flagged and waiting orders, low stock, disconnected channels; e-mail digest settings',
+    inSidebar: false,
+  },
   {
     to: '/admin/accounts',
     label: 'Admin',

@@ -28,7 +28,7 @@ describe('expired session', () => {
     await act(() => vi.advanceTimersByTimeAsync(1_100));
     expect(goToLogin).toHaveBeenCalledTimes(1);
     // The router writes the search defaults into the address, so they come back too.
-    expect(goToLogin).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%3Ftimeframe%3D6m%26granularity%3Dday');
+    expect(goToLogin).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%3Ftimeframe%3D6m');
   });
 
   it('does not retry an UNAUTHORIZED call', async () => {

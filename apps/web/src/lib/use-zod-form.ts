@@ -1,3 +1,4 @@
+import { genericIssueMessage } from '@switchyard/contracts';
 import { type ChangeEvent, type FormEvent, useCallback, useState } from 'react';
 import type { z } from 'zod';
 
@@ -27,7 +28,8 @@ export function useZodForm<S extends z.ZodType<unknown, Values>>(schema: S, init
 
   const validate = useCallback(
     (current: In): z.output<S> | undefined => {
-      const result = schema.safeParse(current);
+      // SPEC §5: rules without a message of their own get the generic wording ("… is a required field").
+      const result = schema.safeParse(current, { error: genericIssueMessage });
       setErrors(result.success ? {} : fieldErrors<In>(result.error));
       return result.success ? result.data : undefined;
     },

@@ -20,6 +20,7 @@ import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { ActingBanner } from './_app/-components/acting-banner.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
 import { AppNavbar } from './_app/-components/app-navbar.tsx';
+import { NotificationBell } from './_app/-components/notification-bell.tsx';
 import { PastDueBanner } from './_app/-components/past-due-banner.tsx';
 
 export const Route = createFileRoute('/_app')({
@@ -93,7 +94,12 @@ function AppLayout() {
           navbarId={navbarId}
           navbarOpen={navbarOpen}
           onToggleNavbar={isDesktop ? undefined : mobile.toggle}
-          accountSlot={<AccountMenu />}
+          accountSlot={
+            <>
+              <NotificationBell />
+              <AccountMenu />
+            </>
+          }
         />
       </AppShell.Header>
       <AppShell.Navbar id={navbarId} aria-label="Main navigation" p="sm" inert={!navbarOpen}>

@@ -67,5 +67,10 @@ export function storeSession(token = fakeToken()): string {
 
 /** tRPC handlers of a signed-in session: the basic data, with the given account status and settings. */
 export function signedInHandlers(overrides: Parameters<typeof basicData>[0] = {}) {
-  return { 'hydration.getBasicData': () => basicData(overrides) };
+  return {
+    'hydration.getBasicData': () => basicData(overrides),
+    // The header's bell asks on every signed-in screen.
+    'notifications.unreadCount': () => ({ unread: 0 }),
+    'notifications.list': () => ({ results: [], total: 0, unread: 0 }),
+  };
 }

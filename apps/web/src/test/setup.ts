@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { http, resetApi } from '../lib/api.ts';
@@ -32,6 +32,10 @@ Element.prototype.scrollIntoView = () => {};
 Element.prototype.setPointerCapture ??= () => {};
 Element.prototype.releasePointerCapture ??= () => {};
 Element.prototype.hasPointerCapture ??= () => false;
+
+// A screen that loads lazily may take more than Testing Library's default second to appear on a busy machine (CI
+// runs two test files per core's worth of work): findBy and waitFor wait up to 5 s; what never appears still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 // Testing Library only advances fake timers inside waitFor/findBy when it sees a `jest` global.
 Object.assign(globalThis, { jest: { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) } });

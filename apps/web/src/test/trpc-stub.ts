@@ -28,7 +28,7 @@ export class ProcedureError {
   }
 }
 
-/** Answers one call: a value, or a ProcedureError to throw. */
+/** Answers one call: a value (or a promise of one), or a ProcedureError to throw. */
 export type ProcedureHandler = (input: unknown) => unknown;
 
 export interface RecordedCall {
@@ -54,10 +54,11 @@ function readInputs(url: URL, paths: string[], batched: boolean, body: string | 
   return paths.map((_, index) => deserialize(byIndex[index]));
 }
 
-function answer(path: string, handler: ProcedureHandler | undefined, input: unknown) {
+async function answer(path: string, handler: ProcedureHandler | undefined, input: unknown) {
   try {
     if (!handler) throw new ProcedureError('NOT_FOUND', `No "query"-procedure on path "${path}"`);
-    return { status: 200, body: { result: { data: superjson.serialize(handler(input)) } } };
+    // A handler may answer later (a promise), to show what the screen does while a call runs.
+    return { status: 200, body: { result: { data: superjson.serialize(await handler(input)) } } };
   } catch (err) {
     const error = err instanceof ProcedureError ? err : new ProcedureError('INTERNAL_SERVER_ERROR', String(err));
     const httpStatus = HTTP_STATUS[error.code];
@@ -84,7 +85,7 @@ export function trpcFetch(handlers: Record<string, ProcedureHandler>): StubbedFe
     const sentBody = method === 'POST' && typeof init?.body === 'string' ? init.body : null;
     const inputs = readInputs(url, paths, batched, sentBody);
     calls.push({ url, method, headers: new Headers(init?.headers), paths, inputs, batched });
-    const answers = paths.map((path, index) => answer(path, handlers[path], inputs[index]));
+    const answers = await Promise.all(paths.map((path, index) => answer(path, handlers[path], inputs[index])));
     const status = answers.length === 1 ? (answers[0]?.status ?? 200) : 207;
     const body = batched ? answers.map((entry) => entry.body) : answers[0]?.body;
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

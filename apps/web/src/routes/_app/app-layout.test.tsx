@@ -24,12 +24,16 @@ describe('app layout', () => {
     expect(links.map((link) => link.textContent)).toEqual([
       'Dashboard',
       'Orders',
+      'Returns',
+      'Fulfillment',
       'Channels',
       'Locations',
+      'Order routing',
       'Products',
       'Dynamic buffers',
       'Syncs',
       'Settings',
+      'Help',
     ]);
     expect(links[0]).toHaveAttribute('aria-current', 'page');
   });

@@ -12,7 +12,7 @@ describe('the app area gate', () => {
     const { router, fetch } = await renderApp('/dashboard?timeframe=6m');
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toEqual({ redirect: '/dashboard?timeframe=6m&granularity=day' });
+    expect(router.state.location.search).toEqual({ redirect: '/dashboard?timeframe=6m' });
     expect(fetch.calls.flatMap((call) => call.paths)).not.toContain('hydration.getBasicData');
   });
 
@@ -20,7 +20,7 @@ describe('the app area gate', () => {
     storeSession(fakeToken({ exp: Math.floor(Date.now() / 1000) - 60 }));
     const { router, fetch } = await renderApp('/dashboard', { signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
-    expect(router.state.location.search).toEqual({ redirect: '/dashboard?timeframe=30d&granularity=day' });
+    expect(router.state.location.search).toEqual({ redirect: '/dashboard' });
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(fetch.calls.flatMap((call) => call.paths)).not.toContain('hydration.getBasicData');
@@ -91,7 +91,7 @@ describe('the app area gate', () => {
     const message = await screen.findByText(EXPIRED);
     expect(message.closest('[data-sonner-toast]')).toHaveAttribute('data-type', 'error');
     expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toEqual({ redirect: '/dashboard?timeframe=1y&granularity=day' });
+    expect(router.state.location.search).toEqual({ redirect: '/dashboard?timeframe=1y' });
     expect(window.localStorage.getItem('token')).toBeNull();
 
     await act(() => vi.advanceTimersByTimeAsync(9_000));

@@ -55,7 +55,7 @@ describe('sign-in', () => {
     it(`refuses to follow the redirect ${external}`, async () => {
       const { router } = await signInAt(`/login?${new URLSearchParams({ redirect: external })}`);
       expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
-      expect(router.state.location.href).toBe('/dashboard?timeframe=30d&granularity=day');
+      expect(router.state.location.href).toBe('/dashboard');
     });
   }
 

@@ -13,7 +13,7 @@ function stepState(label: string) {
   return item?.getAttribute('data-done');
 }
 
-describe('get started checklist', () => {
+describe('get started checklist', { timeout: 20_000 }, () => {
   it('reads the steps from the account status and the onboarding settings', async () => {
     await renderApp('/dashboard', {
       signedIn: {

@@ -93,6 +93,8 @@ describe('adding a location', { timeout: 60_000 }, () => {
           country: null,
           phone: null,
         },
+        latitude: null,
+        longitude: null,
       },
     ]);
     expect(await screen.findByText('Reno warehouse was added.')).toBeInTheDocument();
@@ -177,7 +179,7 @@ describe('a location', { timeout: 60_000 }, () => {
     };
   }
 
-  it('shows the saved location in the form and saves a change (disabling sends enabled false)', async () => {
+  it('shows the saved location in the form and saves a change (disabling sends enabled false, coordinates both or neither)', async () => {
     const s = server();
     const { user } = await renderApp('/locations/loc_main', { signedIn: true, handlers: s.handlers, rest: s.rest });
     const form = await screen.findByRole('form', { name: 'Main Street' });
@@ -190,6 +192,11 @@ describe('a location', { timeout: 60_000 }, () => {
     expect(enabled).toBeChecked();
 
     await user.click(enabled);
+    await fill(user, within(form).getByRole('textbox', { name: /Latitude/ }), '45.5202');
+    await user.click(within(form).getByRole('button', { name: 'Save location' }));
+    expect(within(form).getByText('Enter both the latitude and the longitude, or neither')).toBeInTheDocument();
+    expect(s.patches).toEqual([]);
+    await fill(user, within(form).getByRole('textbox', { name: /Longitude/ }), '-122.6742');
     await user.click(within(form).getByRole('button', { name: 'Save location' }));
     expect(await screen.findByText('Main Street was saved.')).toBeInTheDocument();
     expect(s.patches).toEqual([
@@ -209,6 +216,8 @@ describe('a location', { timeout: 60_000 }, () => {
           country: 'US',
           phone: null,
         },
+        latitude: 45.5202,
+        longitude: -122.6742,
       },
     ]);
     await waitFor(() => expect(screen.getByText('Disabled')).toBeInTheDocument());

@@ -3,12 +3,14 @@ import { CHANNEL_LABELS, type OrderDetail, OrdersSearch } from '@switchyard/cont
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, notFound, stripSearchParams } from '@tanstack/react-router';
 import { QueryError } from '../../../components/query-error.tsx';
+import { ShipmentsSection } from '../../../components/shipments/shipments-section.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
 import { CancelOrderButton, NoteAndTags, ShippingAddressEdit, StatusChange } from './-components/order-actions.tsx';
 import { ORDERS_SEARCH_DEFAULTS, orderOptions } from './-components/order-api.ts';
 import { CommentsSection } from './-components/order-comments.tsx';
 import { FLAGGED_HINT, FlaggedBadge, FulfillmentBadge, OrderStatusBadge } from './-components/order-parts.tsx';
+import { CreateReturnButton, OrderReturnsSection } from './-components/order-return.tsx';
 import { CustomerSection, LinesSection, PaymentSection, TimelineSection } from './-components/order-sections.tsx';
 
 // SPEC §2: the detail takes the list's search params, so its Back link returns to the same list page.
@@ -94,7 +96,10 @@ function OrderView({ order }: { order: OrderDetail }) {
             ) : null}
           </Text>
         </Stack>
-        <CancelOrderButton order={order} />
+        <Group gap="sm">
+          <CreateReturnButton order={order} />
+          <CancelOrderButton order={order} />
+        </Group>
       </Group>
 
       {order.cancelledAt ? (
@@ -112,6 +117,16 @@ function OrderView({ order }: { order: OrderDetail }) {
       <StatusChange order={order} />
 
       <LinesSection order={order} />
+      {order.fulfillmentType === 'ship' ? (
+        <ShipmentsSection
+          orderId={order.id}
+          canBuy={
+            [1, 2].includes(order.status) &&
+            order.lines.some((l) => l.allocations.some((a) => a.status === 1 || a.status === 2))
+          }
+        />
+      ) : null}
+      <OrderReturnsSection orderId={order.id} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <CustomerSection order={order} shippingAction={<ShippingAddressEdit order={order} />} />
         <PaymentSection order={order} />

@@ -6,6 +6,7 @@ const SETTINGS_PAGES: { to: NonNullable<LinkProps['to']>; label: string }[] = [
   { to: '/settings/account', label: 'Account' },
   { to: '/settings/app-management', label: 'App management' },
   { to: '/settings/exports', label: 'Exports' },
+  { to: '/settings/fulfillment', label: 'Fulfillment' },
 ];
 
 export const Route = createFileRoute('/_app/settings/_layout')({

@@ -97,6 +97,37 @@ describe('account settings', () => {
     expect(await screen.findByText('Your business details were saved.')).toBeInTheDocument();
   }, 15_000);
 
+  it('saves the low-stock threshold the dashboard and the notifications use, and says why a value is refused', async () => {
+    const saved: unknown[] = [];
+    const { user } = await renderApp('/settings/account', {
+      signedIn: true,
+      handlers: {
+        ...NO_BILLING,
+        'account.catalogs': () => ({ ...CATALOGS, accountSettings: [{ key: 'lowStockThreshold', value: 8 }] }),
+        'account.updateStockSettings': (input) => {
+          saved.push(input);
+          return input;
+        },
+        'audit.list': () => auditPage(0, 0),
+      },
+    });
+    const form = await screen.findByRole('form', { name: 'Stock settings' });
+    const field = within(form).getByRole('textbox', { name: /Low-stock threshold/ });
+    expect(field).toHaveValue('8');
+    await user.clear(field);
+    await user.click(within(form).getByRole('button', { name: 'Save stock settings' }));
+    expect(await within(form).findByText('Enter a whole number of units')).toBeInTheDocument();
+    await user.type(field, '100001');
+    await user.click(within(form).getByRole('button', { name: 'Save stock settings' }));
+    expect(await within(form).findByText('At most 100,000')).toBeInTheDocument();
+    expect(saved).toEqual([]);
+    await user.clear(field);
+    await user.type(field, '3');
+    await user.click(within(form).getByRole('button', { name: 'Save stock settings' }));
+    await waitFor(() => expect(saved).toEqual([{ lowStockThreshold: 3 }]));
+    expect(await screen.findByText('Your stock settings were saved.')).toBeInTheDocument();
+  }, 15_000);
+
   it('with upgrade=true and no subscription yet points to the plans', async () => {
     const { router } = await renderApp('/settings/account?upgrade=true', {
       signedIn: true,

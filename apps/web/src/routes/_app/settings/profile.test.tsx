@@ -21,7 +21,7 @@ describe('settings', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Profile', 'Account', 'App management', 'Exports']);
+    ).toEqual(['Profile', 'Account', 'App management', 'Exports', 'Fulfillment']);
     expect(within(nav).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
   });
 

@@ -264,7 +264,8 @@ function RetryButton({ detail }: { detail: SyncDetail }) {
     onError: (error) => notify.error('Could not retry', { description: errorMessage(error) }),
   });
   // An import that failed as a whole has no items: retrying runs it again.
-  const canRetry = !isLive(run) && (detail.retryable > 0 || (run.type === 'catalog_import' && run.status === 'failed'));
+  const wholeImport = (run.type === 'catalog_import' || run.type === 'order_import') && run.status === 'failed';
+  const canRetry = !isLive(run) && (detail.retryable > 0 || wholeImport);
   if (!canRetry) return null;
   return (
     <Button onClick={() => retry.mutate({ id: run.id })} loading={retry.isPending}>

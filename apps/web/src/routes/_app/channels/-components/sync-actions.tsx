@@ -87,7 +87,8 @@ export function SyncActions({ channel }: { channel: ChannelDetail }) {
       showToast({
         type: 'success',
         title: `Importing ${label} orders`,
-        description: 'Orders changed since the last import are being read. New ones show on the Orders screen.',
+        description:
+          'Orders changed since the last import are being read: the Order import run on Syncs shows its progress. New ones show on the Orders screen.',
         action: { label: 'Orders', onClick: () => navigate({ to: '/orders' }) },
       }),
     onError: failed('Could not start the order import'),

@@ -95,6 +95,22 @@ export function LocationForm({
             <TextInput label="Country" autoComplete="country-name" {...form.inputProps('country')} />
             <TextInput label="Phone" type="tel" autoComplete="tel" {...form.inputProps('phone')} />
           </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Latitude"
+              inputMode="decimal"
+              placeholder="45.5202"
+              description="Decimal degrees, for routing to the nearest store. Empty: placed from the postal code."
+              {...form.inputProps('latitude')}
+            />
+            <TextInput
+              label="Longitude"
+              inputMode="decimal"
+              placeholder="-122.6742"
+              description="West of Greenwich is negative."
+              {...form.inputProps('longitude')}
+            />
+          </SimpleGrid>
         </SectionCard>
         <SectionCard
           title="Selling and fulfilment"

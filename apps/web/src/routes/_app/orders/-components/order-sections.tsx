@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, SimpleGrid, Stack, Table, Text, Timeline } from '
 import {
   type Address,
   isFlaggingAllocation,
+  needsRouting,
   ORDER_MESSAGES,
   type OrderDetail,
   type OrderLine,
@@ -13,11 +14,11 @@ import type { ReactNode } from 'react';
 import { SectionCard } from '../../../../components/section-card.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { formatMoney } from '../../../subscription/-components/money.ts';
+import { AllocationActions, WhyThisStore } from './allocation-routing.tsx';
 import { AllocationBadge } from './order-parts.tsx';
 
-/** A line needs the merchant when its SKU is unknown or one of its allocations is at 0, 4 or 5. */
-export const lineNeedsAttention = (line: OrderLine) =>
-  line.unknownSku || line.allocations.some((allocation) => isFlaggingAllocation(allocation.status));
+/** A line needs the merchant when its SKU is unknown or one of its allocations is at 0, 4 or 5 (SPEC §4). */
+export const lineNeedsAttention = (line: OrderLine) => line.unknownSku || needsRouting(line.allocations);
 
 const ATTENTION_TINT = 'color-mix(in srgb, var(--mantine-color-red-light) 45%, transparent)';
 /** Mantine's red for text: darker on light backgrounds, lighter on dark ones. */
@@ -97,7 +98,7 @@ export function LinesSection({ order }: { order: OrderDetail }) {
                     </Stack>
                   </Table.Td>
                   <Table.Td>
-                    <Allocations line={line} />
+                    <Allocations line={line} order={order} />
                   </Table.Td>
                 </Table.Tr>
               );
@@ -123,7 +124,10 @@ function LineProgress({ line }: { line: OrderLine }) {
   );
 }
 
-function Allocations({ line }: { line: OrderLine }) {
+/** Orders whose lines can still move between locations: not cancelled, fulfilled, picked up or refunded. */
+const ROUTABLE_ORDER = (status: number) => ![3, 5, 7, 8].includes(status);
+
+function Allocations({ line, order }: { line: OrderLine; order: OrderDetail }) {
   if (line.allocations.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -131,27 +135,33 @@ function Allocations({ line }: { line: OrderLine }) {
       </Text>
     );
   return (
-    <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+    <Stack gap={10} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
       {line.allocations.map((allocation) => (
         <li key={allocation.id}>
-          <Group gap="xs" wrap="wrap">
-            <Text size="sm">
-              {allocation.locationName ?? 'No location'}
-              {allocation.storeId ? (
-                <Text span size="xs" c="dimmed" ff="monospace">
-                  {' '}
-                  ({allocation.storeId})
-                </Text>
+          <Stack gap={4}>
+            <Group gap="xs" wrap="wrap">
+              <Text size="sm">
+                {allocation.locationName ?? 'No location'}
+                {allocation.storeId ? (
+                  <Text span size="xs" c="dimmed" ff="monospace">
+                    {' '}
+                    ({allocation.storeId})
+                  </Text>
+                ) : null}
+              </Text>
+              <Text size="sm">× {allocation.quantity}</Text>
+              <AllocationBadge status={allocation.status} />
+              {ROUTABLE_ORDER(order.status) ? (
+                <AllocationActions orderId={order.id} allocation={allocation} line={line} />
               ) : null}
-            </Text>
-            <Text size="sm">× {allocation.quantity}</Text>
-            <AllocationBadge status={allocation.status} />
-          </Group>
-          {allocation.reason ? (
-            <Text size="xs" c={isFlaggingAllocation(allocation.status) ? RED_TEXT : 'dimmed'}>
-              {allocation.reason}
-            </Text>
-          ) : null}
+            </Group>
+            {allocation.reason ? (
+              <Text size="xs" c={isFlaggingAllocation(allocation.status) ? RED_TEXT : 'dimmed'}>
+                {allocation.reason}
+              </Text>
+            ) : null}
+            <WhyThisStore orderId={order.id} allocation={allocation} line={line} />
+          </Stack>
         </li>
       ))}
     </Stack>
@@ -277,6 +287,8 @@ const TIMELINE_LABELS: Record<TimelineKind, string> = {
   released: 'Stock released',
   comment: 'Comment',
   write_back: 'Sent to the channel',
+  shipment: 'Shipment',
+  returned: 'Returned',
 };
 
 const OUTCOME_BADGES = {

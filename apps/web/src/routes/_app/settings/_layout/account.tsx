@@ -9,6 +9,7 @@ import { useTRPC } from '../../../../lib/trpc.ts';
 import { AccountDetailsForm } from '../-components/account-form.tsx';
 import { AuditLog } from '../-components/audit-log.tsx';
 import { BillingSection } from '../-components/billing-section.tsx';
+import { StockSettingsForm, savedLowStockThreshold } from '../-components/stock-settings-form.tsx';
 
 // SPEC §2: optional boolean `upgrade`: opens the plan change.
 const AccountSearch = z.object({ upgrade: z.boolean().optional().catch(undefined) });
@@ -42,6 +43,10 @@ function AccountPage() {
         <>
           <AccountStatusCard status={catalogs.data.account.status} />
           <AccountDetailsForm key={JSON.stringify(catalogs.data.account)} account={catalogs.data.account} />
+          <StockSettingsForm
+            key={savedLowStockThreshold(catalogs.data.accountSettings)}
+            lowStockThreshold={savedLowStockThreshold(catalogs.data.accountSettings)}
+          />
         </>
       )}
       <BillingSection

@@ -1,0 +1,122 @@
+// The dashboard's chart cards: a figure over time (beside the previous period's when there is one) and a ranking
+// (channels, locations, SKUs) whose bars can each link to what is behind them.
+import { AreaChart, BarChart, BarsList, LineChart } from '@mantine/charts';
+import { Anchor, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { ComponentProps, ReactNode } from 'react';
+import { Empty, Figure } from './metrics-parts.tsx';
+
+type FigureProps = Omit<ComponentProps<typeof Figure>, 'children'>;
+
+export function SeriesFigure({
+  chart,
+  h,
+  data,
+  series,
+  previous,
+  valueFormatter,
+  unit,
+  note,
+  ...figure
+}: FigureProps & {
+  chart: 'area' | 'bar' | 'line';
+  h: number;
+  /** One row per bucket, labelled by `label`. */
+  data: Record<string, unknown>[];
+  series: { name: string; label: string; color: string };
+  /** The row key of the previous period's value: drawn grey beside the current one, with a legend. */
+  previous?: string;
+  valueFormatter?: (value: number) => string;
+  unit?: string;
+  /** A line of text above the chart. */
+  note?: ReactNode;
+}) {
+  const before = previous
+    ? chart === 'bar'
+      ? { name: previous, label: 'Previous period', color: 'gray.4' }
+      : { name: previous, label: 'Previous period', color: 'gray.5', strokeDasharray: '5 5' }
+    : null;
+  const common = {
+    h,
+    data,
+    dataKey: 'label',
+    series: before ? [series, before] : [series],
+    valueFormatter,
+    unit,
+    withLegend: before !== null,
+  };
+  return (
+    <Figure {...figure}>
+      {note ? (
+        <Text size="sm" c="dimmed">
+          {note}
+        </Text>
+      ) : null}
+      {chart === 'area' ? (
+        <AreaChart {...common} curveType="monotone" withDots={false} fillOpacity={0.15} />
+      ) : chart === 'line' ? (
+        <LineChart {...common} withDots={false} />
+      ) : (
+        <BarChart {...common} />
+      )}
+    </Figure>
+  );
+}
+
+interface Ranked {
+  name: string;
+  value: number;
+  /** Where the bar leads (another area's route, so not checked against the route tree). */
+  link?: { to: string; params?: Record<string, string>; search?: Record<string, unknown>; label?: string };
+}
+
+export function RankingFigure({
+  rows,
+  color,
+  barsLabel,
+  valueFormatter,
+  empty,
+  ...figure
+}: Omit<FigureProps, 'value' | 'change'> & {
+  rows: Ranked[];
+  color: string;
+  barsLabel: string;
+  valueFormatter: (value: number) => string;
+  /** Said when there is nothing to rank. */
+  empty: string;
+}) {
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  return (
+    <Figure {...figure}>
+      {rows.length === 0 ? (
+        <Empty>{empty}</Empty>
+      ) : (
+        <BarsList
+          data={rows.map((r) => ({ name: r.name, value: r.value, color }))}
+          valueFormatter={valueFormatter}
+          barsLabel={barsLabel}
+          valueLabel="Sales"
+          aria-label={figure.title}
+          renderBar={(bar, defaultBar) => {
+            const link = byName.get(bar.name)?.link;
+            return link ? (
+              <Anchor
+                key={bar.name}
+                component={Link}
+                to={link.to as never}
+                params={link.params as never}
+                search={link.search as never}
+                underline="never"
+                aria-label={link.label}
+              >
+                {defaultBar}
+              </Anchor>
+            ) : (
+              defaultBar
+            );
+          }}
+        />
+      )}
+    </Figure>
+  );
+}

@@ -1,0 +1,177 @@
+import type { Metrics } from '@switchyard/contracts';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { allowConsole } from '../../../test/console.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import { ProcedureError } from '../../../test/trpc-stub.ts';
+import { changeLabel, durationLabel, periodLabel } from './-components/metrics-format.ts';
+
+const money = (minor: number) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(minor / 100);
+
+const totals = (sales: number, orders: number, units: number) => ({
+  sales,
+  orders,
+  units,
+  averageOrderValue: orders ? Math.round(sales / orders) : 0,
+  returns: 1,
+  returnUnits: 1,
+  returnTotal: 2500,
+  returnsRate: units ? 1 / units : 0,
+  fulfilled: 2,
+  fulfillmentSeconds: 5400,
+});
+
+function metrics(input: { timeframe?: string; granularity?: string } = {}): Metrics {
+  return {
+    timeframe: (input.timeframe ?? '30d') as Metrics['timeframe'],
+    granularity: (input.granularity ?? 'day') as Metrics['granularity'],
+    currency: 'EUR',
+    timezone: 'Europe/Paris',
+    from: '2026-10-28',
+    to: '2026-11-26',
+    previousFrom: '2026-09-28',
+    previousTo: '2026-10-27',
+    totals: totals(12_345, 3, 8),
+    previousTotals: totals(10_000, 2, 4),
+    series: [
+      {
+        period: '2026-11-25',
+        previousPeriod: '2026-10-26',
+        sales: 12_345,
+        orders: 3,
+        units: 8,
+        averageOrderValue: 4115,
+        returnUnits: 1,
+        fulfilled: 2,
+        fulfillmentSeconds: 5400,
+        previousSales: 10_000,
+        previousOrders: 2,
+        previousUnits: 4,
+        previousAverageOrderValue: 5000,
+      },
+    ],
+    byChannel: [
+      { id: 'chn_1', name: 'Paris web shop', type: 'shopify', sales: 9_000, orders: 2, units: 5 },
+      { id: 'chn_2', name: 'Counter', type: 'square', sales: 3_345, orders: 1, units: 3 },
+    ],
+    byLocation: [{ id: 'loc_1', name: 'Rue de Rivoli', type: null, sales: 12_345, orders: 3, units: 8 }],
+    topSkus: [{ sku: 'TEE-RED-M', units: 5, sales: 9_000 }],
+    stock: { skus: 10, outOfStock: 2, lowStock: 3, lowStockThreshold: 5, onHand: 120, sellThrough: 8 / 128 },
+    sync: { pushLagSeconds: 0, pendingChanges: 0, lastPushAt: null, failedItemsToday: 4, failedRunsToday: 1 },
+  };
+}
+
+describe('dashboard figures', { timeout: 60_000 }, () => {
+  beforeEach(() => {
+    // jsdom lays nothing out, so recharts measures its containers as 0 × 0 and says so.
+    allowConsole('warn', /The width\(0\) and height\(0\) of chart/);
+  });
+
+  it('shows the figures in the account’s currency, each with a link to the list behind it, and keeps the checklist', async () => {
+    const calls: unknown[] = [];
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'metrics.get': (input) => {
+          calls.push(input);
+          return metrics(input as object);
+        },
+        'channels.list': () => [],
+      },
+    });
+    const sales = await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    expect(within(sales).getByText(money(12_345))).toBeInTheDocument();
+    expect(within(sales).getByText('+23% vs previous')).toBeInTheDocument();
+    expect(within(sales).getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/orders?status=-1');
+    expect(screen.getByRole('region', { name: 'Get started' })).toBeInTheDocument();
+    const byChannel = screen.getByRole('region', { name: 'Sales by channel' });
+    expect(within(byChannel).getByText('Paris web shop')).toBeInTheDocument();
+    expect(within(byChannel).getByText(money(9_000))).toBeInTheDocument();
+    const top = screen.getByRole('region', { name: 'Top SKUs' });
+    expect(within(top).getByRole('link', { name: 'Orders with TEE-RED-M' })).toHaveAttribute(
+      'href',
+      '/orders?status=-1&search=TEE-RED-M',
+    );
+    // A store's bar leads to the store; a channel's bars link nowhere of their own.
+    const byLocation = screen.getByRole('region', { name: 'Sales by location' });
+    expect(within(byLocation).getByRole('link', { name: /Rue de Rivoli/ })).toHaveAttribute('href', '/locations/loc_1');
+    expect(within(byChannel).queryByRole('link', { name: /Paris web shop/ })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Returns rate' })).getByText('12.5%')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Fulfillment time' })).getByText('1.5 h')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Stock health' })).getByText('2 out of stock'),
+    ).toBeInTheDocument();
+    const sync = screen.getByRole('region', { name: 'Sync health' });
+    expect(within(sync).getByText(/4 failed items today in 1 run/)).toBeInTheDocument();
+    expect(within(sync).getByRole('link', { name: 'Syncs with errors' })).toHaveAttribute(
+      'href',
+      '/syncs?has_errors=true',
+    );
+    expect(calls[0]).toEqual({ timeframe: '30d', granularity: 'day' });
+  });
+
+  it('keeps timeframe and granularity in the address and asks for them', async () => {
+    const calls: { timeframe: string; granularity: string }[] = [];
+    const { router } = await renderApp('/dashboard?timeframe=1y&granularity=month', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'metrics.get': (input) => {
+          calls.push(input as (typeof calls)[number]);
+          return metrics(input as object);
+        },
+        'channels.list': () => [],
+      },
+    });
+    await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    expect(calls.at(-1)).toEqual({ timeframe: '1y', granularity: 'month' });
+    await userEvent.click(screen.getByRole('radio', { name: 'Week' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ timeframe: '1y', granularity: 'week' }));
+    await waitFor(() => expect(calls.at(-1)).toEqual({ timeframe: '1y', granularity: 'week' }));
+    await userEvent.click(screen.getByRole('radio', { name: '30 days' }));
+    // The defaults leave the address.
+    await waitFor(() => expect(router.state.location.href).toBe('/dashboard?granularity=week'));
+  });
+
+  it('says when there were no orders, and shows a failure with a retry', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let fail = true;
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'metrics.get': (input) => {
+          if (fail) throw new ProcedureError('BAD_REQUEST', 'The figures are resting');
+          const m = metrics(input as object);
+          return { ...m, totals: totals(0, 0, 0), previousTotals: totals(0, 0, 0), byChannel: [], topSkus: [] };
+        },
+        'channels.list': () => [],
+      },
+    });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    // The query is tried again (3 retries with back-off: 1 s, 2 s, 4 s) before the failure shows.
+    await act(() => vi.advanceTimersByTimeAsync(8_000));
+    expect(await screen.findByText('The figures are resting', undefined, { timeout: 15_000 })).toBeInTheDocument();
+    vi.useRealTimers();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No orders in this period yet')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Sales by channel' })).getByText('No sales in this period.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('metric labels', () => {
+  it('labels buckets by granularity, changes and durations', () => {
+    expect(periodLabel('2026-03-04', 'day')).toBe('Mar 4');
+    expect(periodLabel('2026-03-01', 'month')).toBe('Mar 2026');
+    expect(periodLabel('2026-01-01', 'year')).toBe('2026');
+    expect(changeLabel(120, 100)).toBe('+20%');
+    expect(changeLabel(80, 100)).toBe('−20%');
+    expect(changeLabel(5, 0)).toBeNull();
+    expect(durationLabel(1800)).toBe('30 min');
+    expect(durationLabel(5400)).toBe('1.5 h');
+    expect(durationLabel(3 * 86400)).toBe('3.0 days');
+  });
+});
