@@ -188,7 +188,7 @@ async function main(): Promise<number> {
     const figures: Record<string, unknown> = {};
     const setUp = await setUpMerchant(appBase, sandbox, login, database === 'pglite' ? 'opg' : 'opq');
     if (database === 'pglite' && settings.effectOrders > 0) figures.effect = await effect(sandbox, setUp);
-    if (settings.ingestOrders > 0) figures.ingest = await ingest(sandbox, setUp, relay.acks);
+    if (settings.ingestOrders > 0) figures.ingest = await ingest(sandbox, setUp, relay.acks, app.proc.pid);
     const listOrders = database === 'pglite' ? settings.listPglite : settings.listPostgres;
     if (listOrders > 0) {
       await stopServer(app);
@@ -241,7 +241,9 @@ async function freshPostgres(url: string): Promise<string | null> {
 }
 
 async function startServer(env: NodeJS.ProcessEnv, base: string): Promise<Child> {
-  const child = startChild('switchyard', [process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (where does its time go).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = startChild('switchyard', [process.execPath, ...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env,
     echo: (line) => process.stderr.write(`[switchyard] ${line}\n`),
@@ -456,7 +458,7 @@ async function effect(sandbox: SandboxControl, setUp: SetUp) {
 
 // ------------------------------------------------------------------------------------------------ ingest
 
-async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[]) {
+async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[], serverPid?: number) {
   const { shops, merchant } = setUp;
   // What is measured is our intake: the simulators' rate limits are lifted (each order webhook of BigCommerce
   // and Square, and Shopify's without a stock location, is read back with getOrder).
@@ -480,6 +482,8 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[]) {
     plan.push({ kind, body: chosen.body });
   }
   acks.length = 0;
+  const cpu0 = cpuSeconds(serverPid);
+  const loadBefore = load();
   const t0 = performance.now();
   let next = 0;
   let placed = 0;
@@ -501,6 +505,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[]) {
     await sleep(50);
   }
   const ingestMs = performance.now() - t0;
+  const serverCpu = cpuSeconds(serverPid) - cpu0;
   await sandbox.settle();
   const ackFigures = summary(acks);
   await sandbox.action('shopify', shops.shopify, 'plan', { plan: 'standard' });
@@ -512,11 +517,26 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, acks: number[]) {
     processedPerSecond: round(done / (ingestMs / 1000)),
     seconds: round(ingestMs / 1000, 2),
     webhookAck: { ...ackFigures, webhooks: acks.length },
+    // The server's CPU (user + system, from /proc) while the burst went in, per order: all it did meanwhile
+    // (webhooks, reads from the simulators, intake, pushes to the other shops and their echoes).
+    serverCpuMsPerOrder: done > 0 ? round((serverCpu * 1000) / done, 2) : null,
+    loadAverage: { before: loadBefore, after: load() },
     targetPerSecondPostgres: 200,
     targetAckP99Ms: 50,
   };
   log(`  ingest: ${JSON.stringify(result)}`);
   return result;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 where it cannot be read. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ list

@@ -1,19 +1,9 @@
 // Issue 13's journey: a merchant with the three sandbox shops connected places a web order in the Shopify
 // simulator and a pickup order in Square, sees both on /orders/ without a reload, opens one, comments on it and
 // puts it on hold, cancels the other, and sees the reserved units leave and come back on the other channels.
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { problemsOf, useBrowser } from './browser.ts';
-import {
-  connectBigCommerce,
-  connectShopify,
-  connectSquare,
-  importCatalog,
-  importFromChannelPage,
-  newActiveMerchant,
-  type ShopSnapshot,
-  sandboxControl,
-} from './journeys.ts';
+import { merchantWithThreeShops, type ShopSnapshot, sandboxControl, stockTotals } from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
 const sandboxUrl = inject('sandboxUrl');
@@ -22,76 +12,23 @@ const control = sandboxControl(sandboxUrl);
 /** Waits are polls with a ceiling, never fixed sleeps; the ceilings leave room for a loaded two-core machine. */
 const SOON = { timeout: 30_000, interval: 250 };
 
-type Provider = 'shopify' | 'bigcommerce' | 'square';
-
-/** What each shop holds of `sku`, summed over its locations (a reservation lowers it wherever it was made). */
-async function totals(shops: Record<Provider, string>, sku: string): Promise<Record<Provider, number>> {
-  const entries = await Promise.all(
-    (Object.entries(shops) as [Provider, string][]).map(async ([provider, shop]) => {
-      const snap = await control<ShopSnapshot>(`${provider}/${shop}`);
-      const sum = Object.values(snap.stock[sku] ?? {}).reduce((s, n) => s + n, 0);
-      return [provider, sum] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Record<Provider, number>;
-}
-
-/** The three catalog imports finish on the syncs screen (a variant without a SKU would make one partly failed). */
-async function waitForCatalogs(page: Page) {
-  await page.goto(`${baseUrl}/syncs?type=catalog_import`);
-  const syncs = page.getByRole('table', { name: 'Syncs' });
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        await syncs.waitFor();
-        return syncs
-          .getByRole('row')
-          .filter({ hasText: /Succeeded|Partly failed/ })
-          .count();
-      },
-      { timeout: 60_000, interval: 1000 },
-    )
-    .toBe(3)
-    .catch(async (err) => {
-      throw new Error(`${err}\n${await syncs.innerText()}`);
-    });
-}
-
 describe('orders across channels in Chromium', () => {
   const newPage = useBrowser();
 
   it('shows a Shopify web order and a Square pickup order, comments on one, holds it, cancels the other', {
-    timeout: 180_000,
+    timeout: 360_000,
   }, async () => {
     const started = performance.now();
     const page = await newPage();
-    const tag = Date.now().toString(36);
-    const shops = { shopify: `orders-${tag}`, bigcommerce: `orders${tag}`, square: '' };
     // Small shops keep the catalog imports quick.
-    await control(`shopify/${shops.shopify}/reset`, { products: 8 });
-    await control(`bigcommerce/${shops.bigcommerce}/reset`, { products: 8 });
-
-    await newActiveMerchant(page, {
+    const { shops, tag } = await merchantWithThreeShops(page, {
       baseUrl,
       sandboxUrl,
-      plan: 'Growth',
-      email: `orders-${tag}@harbor.test`,
-      password: 'orders journey 2026',
+      name: 'orders',
       business: 'Harbor Orders',
+      products: 8,
     });
-
-    // Square first: its stores become the merchant's locations when its catalog is imported.
-    const square = await connectSquare(page, baseUrl, sandboxUrl, `Harbor Orders ${tag}`);
-    shops.square = square.merchantId;
-    expect(shops.square).not.toBe('');
-    await control(`square/${shops.square}/reset`, { products: 8 });
-    await importFromChannelPage(page, 'Square POS');
-    await connectShopify(page, baseUrl, sandboxUrl, shops.shopify);
-    await connectBigCommerce(page, baseUrl, sandboxUrl, shops.bigcommerce);
-    await importCatalog(page, baseUrl, 'Shopify');
-    await importCatalog(page, baseUrl, 'BigCommerce');
-    await waitForCatalogs(page);
+    const totals = (sku: string) => stockTotals(sandboxUrl, shops, sku);
     console.log(`[orders] three shops connected and imported after ${Math.round(performance.now() - started)} ms`);
 
     // Two SKUs every shop sells, with stock at the first Square store (and Shopify's store of the same name).
@@ -110,8 +47,9 @@ describe('orders across channels in Chromium', () => {
     ) as [string, string];
     expect(pickupSku, 'two SKUs sold everywhere with stock at the first Square store').toBeTruthy();
 
-    // Once the catalog pushes have settled, every shop shows what Square counted at each store.
-    const settled = async () => {
+    // Once the catalog pushes (and the open orders' reservations) have settled, every shop shows what Square
+    // counts at each store. What still differs is listed, so a failure says where.
+    const unsettled = async () => {
       const now = {
         square: await control<ShopSnapshot>(`square/${shops.square}`),
         shopify: await control<ShopSnapshot>(`shopify/${shops.shopify}`),
@@ -119,17 +57,20 @@ describe('orders across channels in Chromium', () => {
       };
       const at = (snap: ShopSnapshot, sku: string, name: string) =>
         snap.stock[sku]?.[snap.locations.find((l) => l.name === name)?.id ?? ''];
-      return [webSku, pickupSku].every((sku) =>
-        now.square.locations.every(
-          (l) =>
-            at(now.shopify, sku, l.name) === now.square.stock[sku]?.[l.id] &&
-            at(now.bigcommerce, sku, l.name) === now.square.stock[sku]?.[l.id],
-        ),
+      return [webSku, pickupSku].flatMap((sku) =>
+        now.square.locations.flatMap((l) => {
+          const square = now.square.stock[sku]?.[l.id];
+          const shopify = at(now.shopify, sku, l.name);
+          const bigcommerce = at(now.bigcommerce, sku, l.name);
+          return shopify === square && bigcommerce === square
+            ? []
+            : [`${sku} at ${l.name}: square ${square}, shopify ${shopify}, bigcommerce ${bigcommerce}`];
+        }),
       );
     };
-    await expect.poll(settled, SOON).toBe(true);
-    const webBefore = await totals(shops, webSku);
-    const pickupBefore = await totals(shops, pickupSku);
+    await expect.poll(unsettled, { ...SOON, timeout: 60_000 }).toEqual([]);
+    const webBefore = await totals(webSku);
+    const pickupBefore = await totals(pickupSku);
 
     // The list is open before the orders exist: they must appear without a reload.
     await page.goto(`${baseUrl}/orders`);
@@ -158,14 +99,14 @@ describe('orders across channels in Chromium', () => {
 
     // The reserved units leave the other channels (and each channel's own sale is counted once).
     await expect
-      .poll(() => totals(shops, webSku), SOON)
+      .poll(() => totals(webSku), SOON)
       .toEqual({
         shopify: webBefore.shopify - 2,
         bigcommerce: webBefore.bigcommerce - 2,
         square: webBefore.square - 2,
       });
     await expect
-      .poll(() => totals(shops, pickupSku), SOON)
+      .poll(() => totals(pickupSku), SOON)
       .toEqual({
         shopify: pickupBefore.shopify - 1,
         bigcommerce: pickupBefore.bigcommerce - 1,
@@ -201,8 +142,8 @@ describe('orders across channels in Chromium', () => {
       .waitFor({ timeout: 20_000 });
 
     // The web order's units come back everywhere; the pickup order still holds its unit.
-    await expect.poll(() => totals(shops, webSku), SOON).toEqual(webBefore);
-    expect(await totals(shops, pickupSku)).toEqual({
+    await expect.poll(() => totals(webSku), SOON).toEqual(webBefore);
+    expect(await totals(pickupSku)).toEqual({
       shopify: pickupBefore.shopify - 1,
       bigcommerce: pickupBefore.bigcommerce - 1,
       square: pickupBefore.square - 1,

@@ -9,6 +9,10 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // Two journeys at a time (CI's machine has two cores): each is its own merchant with its own sandbox shops, and
+    // most of a journey is waiting on the server's jobs and the simulators' webhooks, so two side by side take
+    // little more than one. Nothing in them asserts a time.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });
