@@ -253,7 +253,10 @@ describe('a cancel made here, written back to a channel that restocks', () => {
       .update(channelStock)
       .set({ pushedQty: 10, pushedAt: new Date(), pendingQty: null, pendingAt: null })
       .where(and(eq(channelStock.channelId, shopify.id), eq(channelStock.externalLocationId, 'ext-S1')));
-    // … then the write-back's orderCancel (restock) put the 2 back on top: Shopify holds 12.
+    // … then the write-back's orderCancel (restock) put the 2 back on top: Shopify holds 12. Its claim must be
+    // made after the acknowledgement: a claim stamped (by the database, to the microsecond, read back to the
+    // millisecond) in the acknowledgement's own millisecond counts as closed by it, and the report is counted.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const asked = new Date();
     await claimCancelRestock(t.services, shopify, orderId, asked.toISOString());
     const result = await sendReports(t.services, world, 'shopify', [
