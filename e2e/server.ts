@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,10 +76,14 @@ export async function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // E2E_SERVER_LOG=<prefix>: each server's log goes to <prefix>-<port>.log too (and E2E_KEEP_DATA keeps its
+  // database), to read what happened after a journey failed.
+  const logFile = process.env.E2E_SERVER_LOG ? `${process.env.E2E_SERVER_LOG}-${port}.log` : null;
   const ready = await new Promise<{ address: string; sandbox?: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk;
+      if (logFile) appendFileSync(logFile, chunk);
       const line = output.split('\n').find((entry) => entry.includes('"Switchyard is ready"'));
       if (line) {
         clearTimeout(timer);
@@ -100,7 +104,8 @@ export async function startServer(
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (process.env.E2E_KEEP_DATA) console.log(`[e2e] kept the database of ${port} in ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

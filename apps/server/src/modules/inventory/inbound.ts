@@ -55,6 +55,11 @@ export function believedQty(row: {
   return reportedSince(row) ? row.channelQty : row.pushedQty;
 }
 
+/** Pushes to the channel compare and set (Shopify's, unless the merchant turned it off): see push.ts. */
+function comparedAndSet(channel: Pick<ChannelRow, 'type' | 'settings'>): boolean {
+  return channel.type === 'shopify' && channel.settings.advanced?.compareAndSet !== false;
+}
+
 /** The channel's last report was taken in after its last acknowledgement of our push (our clock for both). */
 function reportedSince(row: { pushedAt: Date | null; channelQtyAt: Date | null; channelQtySeenAt?: Date | null }) {
   const reportedAt = (row.channelQtySeenAt ?? row.channelQtyAt)?.getTime();
@@ -170,6 +175,15 @@ export async function applyChannelReports(
      * took in) the channel's movement: a report from after that push (`after`) is a new change there, never
      * that order's. Only reports from before the push can still be the order's own.
      */
+    /** The last push compared and set (see below). */
+    const guarded = (row: LevelRow) => comparedAndSet(channel) && row.basisQty !== null;
+    /**
+     * A push acknowledged after a claim was written closes it to later reports: without compare-and-set it may
+     * have overwritten the channel's movement. A push that compared and set did not (it would have failed): where
+     * it landed before the movement (a cancel's release, then Shopify's restock on top) the movement is still to
+     * be met, and closing the claim counted it (found by the orders journey under load).
+     */
+    const closedBy = (row: LevelRow) => (guarded(row) ? null : row.pushedAt);
     const claimsOf = (key: string, after: Date | null) =>
       (claims.get(key) ?? []).filter((c) => !after || c.createdAt.getTime() > after.getTime());
     /** A change the report shows, less what orders already account for; what is left is counted. */
@@ -228,18 +242,30 @@ export async function applyChannelReports(
           result.unchanged += 1;
           continue;
         }
-        if (row.basisQty === null || (row.basisAt && reportedBefore(report.at, row.basisAt))) {
-          result.ignored += 1;
+        // A compare-and-set push (Shopify's, made against what we believed) overwrites nothing: where it landed,
+        // the channel held what it compared with. A report from before it was sent is in that number already;
+        // one made after it was sent is after it landed (anything else would have failed the comparison) and is
+        // taken against what the push set, below. Counted from what we knew before the push instead, it counted
+        // our own push again (found by the orders and returns journeys under load).
+        if (guarded(row)) {
+          if (!sentSince) {
+            result.ignored += 1;
+            continue;
+          }
+        } else {
+          if (row.basisQty === null || (row.basisAt && reportedBefore(report.at, row.basisAt))) {
+            result.ignored += 1;
+            continue;
+          }
+          const overwritten = report.quantity - row.basisQty;
+          learn(key, row, { basisQty: report.quantity, basisAt: report.at });
+          if (overwritten === 0) {
+            result.unchanged += 1;
+            continue;
+          }
+          count(key, report, variantId, locationId, overwritten, false, null);
           continue;
         }
-        const overwritten = report.quantity - row.basisQty;
-        learn(key, row, { basisQty: report.quantity, basisAt: report.at });
-        if (overwritten === 0) {
-          result.unchanged += 1;
-          continue;
-        }
-        count(key, report, variantId, locationId, overwritten, false, null);
-        continue;
       }
       // Out of order: older than the channel's last report since the push, which already includes it.
       if (row.channelQtyAt && report.at.getTime() < row.channelQtyAt.getTime()) {
@@ -279,11 +305,11 @@ export async function applyChannelReports(
       const delta = report.quantity - known;
       if (delta === 0) {
         // Still, an order's claim the report surely includes is settled: the channel's number has it now.
-        changedClaims.push(...absorbIntoClaims(claimsOf(key, row.pushedAt), 0, report.at, true).changed);
+        changedClaims.push(...absorbIntoClaims(claimsOf(key, closedBy(row)), 0, report.at, true).changed);
         result.unchanged += 1;
         continue;
       }
-      count(key, report, variantId, locationId, delta, true, row.pushedAt);
+      count(key, report, variantId, locationId, delta, true, closedBy(row));
     }
     await writeLevels(tx, channel, changed);
     await writeClaims(tx, channel.accountId, channel.id, changedClaims, counted);
@@ -439,6 +465,19 @@ const dateOr = (value: unknown, fallback: Date) => {
   return d && !Number.isNaN(d.getTime()) ? d : fallback;
 };
 
+/**
+ * When a Shopify level was so. `updated_at` has whole seconds, and a return made here brings three reports of one
+ * level within a second (our push, Shopify's restock on top, our push back), which arrive in any order: read as of
+ * one second, a late echo of the first push looked like a change the last push overwrote and was counted (−1).
+ * The webhook's `X-Shopify-Triggered-At` (what Shopify says to order deliveries by) has the fraction: taken
+ * when it falls in `updated_at`'s second, so it only refines it.
+ */
+export function shopifyReportTime(updatedAt: Date, triggeredAt: Date | null | undefined): Date {
+  if (!triggeredAt || updatedAt.getMilliseconds() !== 0) return updatedAt;
+  const t = triggeredAt.getTime();
+  return t >= updatedAt.getTime() && t < updatedAt.getTime() + 1000 ? triggeredAt : updatedAt;
+}
+
 /** What a Shopify or Square stock event reports (they carry the quantity); null for BigCommerce's thin events. */
 export function carriedReports(
   event: Pick<EventRow, 'provider' | 'payload' | 'eventId' | 'occurredAt' | 'receivedAt'>,
@@ -452,7 +491,7 @@ export function carriedReports(
         inventoryItemId: shopifyGid('InventoryItem', payload.inventory_item_id),
         externalLocationId: shopifyGid('Location', payload.location_id),
         quantity: payload.available,
-        at: dateOr(payload.updated_at, received),
+        at: shopifyReportTime(dateOr(payload.updated_at, received), event.occurredAt),
         key: event.eventId,
       },
     ];
@@ -526,7 +565,10 @@ const INVENTORY_BATCH = 500;
  * earlier pass took finds it done.
  */
 const inventoryPasses = passesPerKey<Services>(async (services, channelId) => {
-  while ((await drainInventoryEvents(services, channelId)) === INVENTORY_BATCH) {}
+  // A pass queued before a push of the channel started waits for that push as well (its end queues the pass
+  // again): taken while the push is in flight, a report made after the push landed was read against what we
+  // believed before it, and counted the push's own change.
+  while (!deferWhilePushing(channelId) && (await drainInventoryEvents(services, channelId)) === INVENTORY_BATCH) {}
 });
 
 /**

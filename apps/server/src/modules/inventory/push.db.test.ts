@@ -16,8 +16,9 @@ import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 import { loadAvailable } from './available.ts';
-import { applyChannelReports } from './inbound.ts';
+import { applyChannelReports, carriedReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
+import { applyMovements } from './ledger.ts';
 import { clearPending, markPending, PUSH_IN_FLIGHT, pushAll, pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -322,6 +323,88 @@ describe('full push', () => {
     expect(echo.changed).toBe(0);
     const added = (await t.services.db.select().from(inventoryMovements)).slice(movementsBefore);
     expect(added.map((m) => m.delta)).toEqual([-1, -1]);
+  });
+
+  it('orders Shopify reports of one second by their trigger time: a late echo of an earlier push is not counted', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+    const [level] = await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] });
+    if (!level || !row) throw new Error('no level');
+    const x = level.available;
+    // As a return made here goes: our push of x acknowledged at .600 of second S, then Shopify's own +1 at .826
+    // (its restock), reported with `updated_at` S and `X-Shopify-Triggered-At` S.826.
+    const second = Math.floor(Date.now() / 1000) * 1000 - 2000;
+    const acknowledged = {
+      pushedQty: x,
+      pushedAt: new Date(second + 600),
+      pendingQty: null,
+      pendingAt: new Date(second + 550),
+      sentQtys: [x],
+      channelQty: null,
+      channelQtyAt: null,
+      channelQtySeenAt: null,
+    };
+    await t.services.db
+      .insert(channelStock)
+      .values({
+        accountId: tenant.accountId,
+        channelId: channel.id,
+        variantId: level.variantId,
+        externalLocationId: level.externalLocationId,
+        locationId: level.locationId,
+        inventoryItemId: level.inventoryItemId,
+        ...acknowledged,
+      })
+      .onConflictDoUpdate({
+        target: [channelStock.channelId, channelStock.variantId, channelStock.externalLocationId],
+        set: acknowledged,
+      });
+    const webhook = (quantity: number, triggeredMs: number, key: string) =>
+      carriedReports({
+        provider: 'shopify',
+        eventId: key,
+        payload: {
+          inventory_item_id: Number(tail(level.inventoryItemId)),
+          location_id: Number(tail(level.externalLocationId)),
+          available: quantity,
+          updated_at: new Date(second).toISOString().replace('.000Z', 'Z'),
+        },
+        occurredAt: new Date(second + triggeredMs),
+        receivedAt: new Date(),
+      }) ?? [];
+    const onHand = async () =>
+      (
+        await t.services.db
+          .select({ onHand: inventoryLevels.onHand })
+          .from(inventoryLevels)
+          .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)))
+      )[0]?.onHand;
+    const start = await onHand();
+    // Shopify holds what our push set and its restock added.
+    const res = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sku: level.sku.slice('shopify-'.length),
+        location: level.externalLocationId,
+        quantity: x + 1,
+      }),
+    });
+    expect(res.ok).toBe(true);
+    expect((await applyChannelReports(t.services, row, webhook(x + 1, 826, 'restock-on-top'))).changed).toBe(1);
+    // Here the return's claim met that +1 and our next push set Shopify back; in this test a unit leaves our
+    // store instead, so that our next push (a second or more later) sets Shopify to x again.
+    await t.services.db.transaction((tx) =>
+      applyMovements(tx, tenant.accountId, [
+        { variantId: level.variantId, locationId: level.locationId, delta: -1, reason: 'adjustment', source: 'manual' },
+      ]),
+    );
+    await pushChannel(t.services, channel.id, 'manual');
+    // The webhook of the first push comes in only now. Read as of second S it looked like a change our last push
+    // overwrote, and was counted (−1); by its trigger time (.581) it is older than what we know, and changes nothing.
+    const late = await applyChannelReports(t.services, row, webhook(x, 581, 'late-echo'));
+    expect(late.changed).toBe(0);
+    expect(await onHand()).toBe(start);
   });
 
   it('reaches BigCommerce in one 2,000-item adjustment when the push fits in one', async () => {
