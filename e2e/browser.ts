@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -66,4 +66,15 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Opens where a link in a live list leads. The orders and fulfillment lists take in new work without a reload,
+ * so a row can move between Playwright's check of the link and its click; the click then lands beside it (a
+ * journey under load stayed on /orders for 30 s). Going to the link's own address tests the same page.
+ */
+export async function openLink(page: Page, link: Locator) {
+  const href = await link.getAttribute('href');
+  if (!href) throw new Error('the link has no address');
+  await page.goto(new URL(href, page.url()).href);
 }

@@ -4,7 +4,7 @@
 // picked up (Square told again); a curbside order stands out.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { problemsOf, useBrowser } from './browser.ts';
+import { openLink, problemsOf, useBrowser } from './browser.ts';
 import {
   connectShopify,
   connectSquare,
@@ -65,15 +65,31 @@ describe('fulfillment in Chromium', () => {
     await connectShopify(page, baseUrl, sandboxUrl, shop);
     await importCatalog(page, baseUrl, 'Shopify');
 
-    const sq = await control<ShopSnapshot>(`square/${square.merchantId}`);
-    const sh = await control<ShopSnapshot>(`shopify/${shop}`);
+    // The shops once our first pushes after the imports have landed (two reads alike): CI once read Shopify
+    // mid-push and found fewer than three SKUs with stock there.
+    let sq = await control<ShopSnapshot>(`square/${square.merchantId}`);
+    let sh = await control<ShopSnapshot>(`shopify/${shop}`);
+    await expect
+      .poll(async () => {
+        const [nextSq, nextSh] = await Promise.all([
+          control<ShopSnapshot>(`square/${square.merchantId}`),
+          control<ShopSnapshot>(`shopify/${shop}`),
+        ]);
+        const same = JSON.stringify([nextSq.stock, nextSh.stock]) === JSON.stringify([sq.stock, sh.stock]);
+        [sq, sh] = [nextSq, nextSh];
+        return same;
+      }, SOON)
+      .toBe(true);
     const store = sq.locations[0] as { id: string; name: string };
     const shopifyStore = sh.locations.find((l) => l.name === store.name)?.id as string;
     const skus = Object.keys(sh.stock).filter(
       (sku) => (sq.stock[sku]?.[store.id] ?? 0) >= 3 && (sh.stock[sku]?.[shopifyStore] ?? 0) >= 3,
     );
     const [webSku, pickupSku, curbSku] = skus as [string, string, string];
-    expect(curbSku, 'three SKUs with stock at the first store').toBeTruthy();
+    expect(
+      curbSku,
+      `three SKUs with stock at the first store (${JSON.stringify({ sq: sq.stock, sh: sh.stock })})`,
+    ).toBeTruthy();
 
     // The orders: a Shopify web order to ship, a Square pickup and a Square curbside pickup at the first store.
     const web = await control<{ orderId: string }>(`shopify/${shop}/orders`, {
@@ -124,7 +140,7 @@ describe('fulfillment in Chromium', () => {
 
     // Scanning: a wrong item says so; the order's two units are picked, then packed.
     await page.getByRole('link', { name: '← Fulfillment' }).click();
-    await webRow.getByRole('link').first().click();
+    await openLink(page, webRow.getByRole('link').first());
     const scanField = page.getByRole('textbox', { name: /Scan an item/ });
     await expect.poll(() => scanField.evaluate((el) => el === document.activeElement), SOON).toBe(true);
     await page.keyboard.type('NOT-A-SKU');
@@ -168,12 +184,12 @@ describe('fulfillment in Chromium', () => {
     await katherineRow.waitFor({ timeout: 20_000 });
     expect(await katherineRow.getAttribute('data-curbside')).toBe('true');
     expect(await alanRow.getAttribute('data-curbside')).toBeNull();
-    await katherineRow.getByRole('link').first().click();
+    await openLink(page, katherineRow.getByRole('link').first());
     await page.getByText('Curbside pickup', { exact: true }).first().waitFor();
     await page.goto(pickupTab);
 
     // The pickup order: ready for pickup (e-mail in the outbox, Square PREPARED), then picked up (COMPLETED).
-    await alanRow.getByRole('link').first().click();
+    await openLink(page, alanRow.getByRole('link').first());
     await page.getByRole('button', { name: 'Ready for pickup' }).click();
     await page.getByText('Ready for pickup: the customer is e-mailed.').waitFor();
     const orderPage = page.url().split('?')[0] as string;

@@ -2,7 +2,7 @@
 // simulator and a pickup order in Square, sees both on /orders/ without a reload, opens one, comments on it and
 // puts it on hold, cancels the other, and sees the reserved units leave and come back on the other channels.
 import { describe, expect, inject, it } from 'vitest';
-import { problemsOf, useBrowser } from './browser.ts';
+import { openLink, problemsOf, useBrowser } from './browser.ts';
 import { merchantWithThreeShops, type ShopSnapshot, sandboxControl, stockTotals } from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
@@ -114,7 +114,7 @@ describe('orders across channels in Chromium', () => {
       });
 
     // The pickup order: a comment, then Open → On hold.
-    await pickupRow.getByRole('link').first().click();
+    await openLink(page, pickupRow.getByRole('link').first());
     await page.waitForURL(/\/orders\/[^/?]+/);
     await page.getByRole('heading', { name: /^Order / }).waitFor();
     await page.getByRole('textbox', { name: 'Add a comment' }).fill('Customer asked to collect on Friday');
@@ -128,7 +128,7 @@ describe('orders across channels in Chromium', () => {
 
     // Back to the same list, then the web order: cancelled here, written back to Shopify.
     await page.getByRole('link', { name: '← Orders' }).click();
-    await webRow.getByRole('link').first().click();
+    await openLink(page, webRow.getByRole('link').first());
     await page.getByRole('heading', { name: /^Order / }).waitFor();
     await page.getByRole('button', { name: 'Cancel order' }).click();
     const dialog = page.getByRole('dialog', { name: /^Cancel order / });

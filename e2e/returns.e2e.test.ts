@@ -4,7 +4,7 @@
 // at the Square register in the simulator shows the same way, and its unit is back on Shopify and BigCommerce.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { problemsOf, useBrowser } from './browser.ts';
+import { openLink, problemsOf, useBrowser } from './browser.ts';
 import { merchantWithThreeShops, type ShopSnapshot, sandboxControl, stockTotals } from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
@@ -78,7 +78,7 @@ describe('returns in Chromium', () => {
       .getByRole('row')
       .filter({ hasText: `grace-${tag}` });
     await webRow.waitFor({ timeout: 30_000 });
-    await webRow.getByRole('link').first().click();
+    await openLink(page, webRow.getByRole('link').first());
     await page.waitForURL(/\/orders\/[^/?]+/);
     const orderId = new URL(page.url()).pathname.split('/').filter(Boolean).at(-1) as string;
     const shipment = await api<{ id: string; rates: { key: string; cheapest: boolean }[] }>(

@@ -4,7 +4,7 @@
 // order's timeline.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { problemsOf, useBrowser } from './browser.ts';
+import { openLink, problemsOf, useBrowser } from './browser.ts';
 import {
   connectSquare,
   importFromChannelPage,
@@ -129,7 +129,7 @@ describe('order routing in Chromium', () => {
       .getByRole('row')
       .filter({ hasText: `grace-${tag}@harbor.test` });
     await row.waitFor({ timeout: 30_000 });
-    await row.getByRole('link').first().click();
+    await openLink(page, row.getByRole('link').first());
     await page.getByRole('heading', { name: /^Order / }).waitFor();
 
     // Routed by the rule: Downtown Store, and why.
