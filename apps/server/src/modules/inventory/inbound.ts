@@ -169,21 +169,22 @@ export async function applyChannelReports(
     const claims = await lockExpectedClaims(tx, channel.id, [...levels.values()]);
     const changedClaims: OpenClaim[] = [];
     const counted: Parameters<typeof writeClaims>[4] = [];
-    /**
-     * The claims a report can meet. A channel moves its stock for an order before it tells us of the order, so
-     * an acknowledged push made after an order's claim was written overwrote (or, by compare-and-set, already
-     * took in) the channel's movement: a report from after that push (`after`) is a new change there, never
-     * that order's. Only reports from before the push can still be the order's own.
-     */
-    /** The last push compared and set (see below). */
+    /** The level's last acknowledged push compared and set (made against a belief, on a channel that does). */
     const guarded = (row: LevelRow) => comparedAndSet(channel) && row.basisQty !== null;
     /**
-     * A push acknowledged after a claim was written closes it to later reports: without compare-and-set it may
-     * have overwritten the channel's movement. A push that compared and set did not (it would have failed): where
-     * it landed before the movement (a cancel's release, then Shopify's restock on top) the movement is still to
-     * be met, and closing the claim counted it (found by the orders journey under load).
+     * A push acknowledged after a claim was written closes it to later reports (`claimsOf`), unless the push
+     * compared and set. Such a push overwrote nothing: landing after the channel's movement it would have failed
+     * (and the mismatch's read took the movement in); landing before it (a cancel's release, then Shopify's
+     * restock on top) it left the movement to be met, and closing the claim counted it (found by the orders
+     * journey under load).
      */
     const closedBy = (row: LevelRow) => (guarded(row) ? null : row.pushedAt);
+    /**
+     * The claims a report can meet. A channel moves its stock for an order before it tells us of the order, so
+     * an acknowledged push without compare-and-set made after an order's claim was written overwrote the
+     * channel's movement: a report from after that push (`after`) is a new change there, never that order's.
+     * Only reports from before the push can still be the order's own.
+     */
     const claimsOf = (key: string, after: Date | null) =>
       (claims.get(key) ?? []).filter((c) => !after || c.createdAt.getTime() > after.getTime());
     /** A change the report shows, less what orders already account for; what is left is counted. */

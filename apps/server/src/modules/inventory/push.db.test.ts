@@ -400,8 +400,10 @@ describe('full push', () => {
       ]),
     );
     await pushChannel(t.services, channel.id, 'manual');
-    // The webhook of the first push comes in only now. Read as of second S it looked like a change our last push
-    // overwrote, and was counted (−1); by its trigger time (.581) it is older than what we know, and changes nothing.
+    // The webhook of the first push comes in only now. Read as of second S, against what we knew before the last
+    // push, it looked like a change that push overwrote, and was counted (−1). It was made before that push, which
+    // compared and set, was sent (so it is in that push's number), and by its trigger time (.581) it is older than
+    // Shopify's last report: it changes nothing.
     const late = await applyChannelReports(t.services, row, webhook(x, 581, 'late-echo'));
     expect(late.changed).toBe(0);
     expect(await onHand()).toBe(start);
