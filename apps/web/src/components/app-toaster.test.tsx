@@ -1,7 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { toast } from 'sonner';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notify, showToast } from '../lib/toast.ts';
 import { colorSchemeManager } from '../lib/ui-settings.ts';
 import { AppToaster } from './app-toaster.tsx';
@@ -17,6 +18,16 @@ function renderToaster() {
 const toastOf = (text: string) => screen.getByText(text).closest<HTMLElement>('[data-sonner-toast]');
 
 describe('toaster', () => {
+  // Sonner removes a closed toast 200 ms later on a timer that unmounting does not clear: one closing at the end of
+  // the last test fired after the file's page was gone ("window is not defined", once in CI). Each test's toasts
+  // are closed, and their timers run out, while the page is still here.
+  afterEach(async () => {
+    act(() => {
+      toast.dismiss();
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+  });
+
   it('shows toasts bottom right, each with a close button', async () => {
     renderToaster();
     act(() => {
