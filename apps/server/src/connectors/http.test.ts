@@ -1,7 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffMs, ProviderHttpError, parseRetryAfter, providerRequest, TokenBucket } from './http.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { inLane } from '../lib/lanes.ts';
+import {
+  BACKGROUND_PATIENCE_MS,
+  backoffMs,
+  ProviderHttpError,
+  parseRetryAfter,
+  providerRequest,
+  TokenBucket,
+} from './http.ts';
 
 describe('backoff', () => {
   it('waits at least what Retry-After asks and never more than the cap', () => {
@@ -25,6 +33,82 @@ describe('TokenBucket', () => {
     await bucket.acquire();
     await bucket.acquire();
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+  });
+
+  it('lets a waiting caller go as soon as the provider says there is enough, not when its old estimate ends', async () => {
+    const bucket = new TokenBucket(1000, 50);
+    bucket.observe(0);
+    const started = Date.now();
+    // 700 points at 50 a second: 14 s by what we believed.
+    const waiting = bucket.acquire(700);
+    await new Promise((r) => setTimeout(r, 20));
+    // An answer to another call: the shop's plan was raised.
+    bucket.observe(999_000, 1_000_000, 1_000_000);
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('still waits when what the provider says is not enough', async () => {
+    const bucket = new TokenBucket(100, 1000);
+    bucket.observe(0);
+    const started = Date.now();
+    const waiting = bucket.acquire(60);
+    await new Promise((r) => setTimeout(r, 5));
+    bucket.observe(0);
+    await waiting;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('lets a foreground call go before a background one that waits for most of the bucket', async () => {
+    const bucket = new TokenBucket(1000, 50);
+    bucket.observe(0);
+    const started = Date.now();
+    const order: string[] = [];
+    // A reconciliation page: 700 points, 14 s at 50 a second.
+    const page = inLane('background', () => bucket.acquire(700)).then(() => order.push('page'));
+    await new Promise((r) => setTimeout(r, 20));
+    // An order webhook's read: 10 points, 0.2 s.
+    await bucket.acquire(10).then(() => order.push('read'));
+    expect(order).toEqual(['read']);
+    expect(Date.now() - started).toBeLessThan(1000);
+    bucket.observe(1000);
+    await page;
+    expect(order).toEqual(['read', 'page']);
+  });
+
+  it('keeps arrival order within a lane, and a background call out of patience takes its turn', async () => {
+    const bucket = new TokenBucket(100, 1000);
+    bucket.observe(0);
+    const order: string[] = [];
+    const calls = [
+      inLane('background', () => bucket.acquire(50)).then(() => order.push('b1')),
+      bucket.acquire(20).then(() => order.push('f1')),
+      inLane('background', () => bucket.acquire(10)).then(() => order.push('b2')),
+      bucket.acquire(20).then(() => order.push('f2')),
+    ];
+    await Promise.all(calls);
+    expect(order).toEqual(['f1', 'f2', 'b1', 'b2']);
+  });
+
+  it('does not starve a background call under a steady stream of foreground ones', async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const bucket = new TokenBucket(100, 1);
+      bucket.observe(0);
+      let pageAt: number | null = null;
+      void inLane('background', () => bucket.acquire(100)).then(() => {
+        pageAt = Date.now();
+      });
+      // One foreground call a second takes each second's refill.
+      for (let s = 0; s < 200 && pageAt === null; s++) {
+        void bucket.acquire(1);
+        await vi.advanceTimersByTimeAsync(1000);
+      }
+      expect(pageAt).not.toBeNull();
+      expect(pageAt as unknown as number).toBeGreaterThanOrEqual(BACKGROUND_PATIENCE_MS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes the provider at its word', () => {

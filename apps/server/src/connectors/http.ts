@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import { currentLane } from '../lib/lanes.ts';
+
+/** How long a background caller gives way to foreground ones before it takes its turn in arrival order. */
+export const BACKGROUND_PATIENCE_MS = 30_000;
 
 /**
  * The transport every connector uses: a per-shop rate limiter fed by the provider's own signals,
@@ -6,12 +10,21 @@ import type { Logger } from 'pino';
  * attempt. Credentials travel in headers only and are never logged.
  */
 
-/** Token bucket: `capacity` units, refilled at `refillPerSecond`; providers correct it from their signals. */
+/**
+ * Token bucket: `capacity` units, refilled at `refillPerSecond`; providers correct it from their signals.
+ * Callers wait in arrival order, except that a foreground caller goes before background ones (lib/lanes.ts):
+ * a stock push or an order webhook's read does not wait behind a reconciliation page that needs most of the
+ * bucket. A background caller that has waited `BACKGROUND_PATIENCE_MS` takes its turn in arrival order again,
+ * so a steady stream of foreground work slows catching up but never stops it.
+ */
 export class TokenBucket {
   private tokens: number;
   private last = Date.now();
   private pausedUntil = 0;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly waiters: { cost: number; background: boolean; since: number; go: () => void }[] = [];
+  private serving = false;
+  /** Ends the serving loop's sleep early: the provider told us something, or a foreground caller arrived. */
+  private wake: (() => void) | null = null;
 
   capacity: number;
   refillPerSecond: number;
@@ -28,23 +41,70 @@ export class TokenBucket {
     this.last = now;
   }
 
-  /** Waits (in arrival order) until `cost` units are available, then takes them. */
+  /** Waits until `cost` units are available, then takes them. */
   acquire(cost = 1): Promise<void> {
-    const turn = this.queue.then(async () => {
+    return new Promise<void>((go) => {
+      const background = currentLane() === 'background';
+      this.waiters.push({ cost, background, since: Date.now(), go });
+      if (!background) this.wake?.();
+      void this.serve();
+    });
+  }
+
+  /** Whose turn it is: the first foreground caller (or background one out of patience), else the first. */
+  private next() {
+    const now = Date.now();
+    const index = this.waiters.findIndex((w) => !w.background || now - w.since >= BACKGROUND_PATIENCE_MS);
+    return index >= 0 ? index : this.waiters.length > 0 ? 0 : -1;
+  }
+
+  private async serve() {
+    if (this.serving) return;
+    this.serving = true;
+    try {
       for (;;) {
+        const index = this.next();
+        const waiter = this.waiters[index];
+        if (!waiter) return;
         const pause = this.pausedUntil - Date.now();
-        if (pause > 0) await sleep(pause);
+        if (pause > 0) {
+          await this.sleepUnlessWoken(pause);
+          continue;
+        }
         this.refill();
-        const need = Math.min(cost, this.capacity);
+        const need = Math.min(waiter.cost, this.capacity);
         if (this.tokens >= need) {
           this.tokens -= need;
-          return;
+          this.waiters.splice(index, 1);
+          waiter.go();
+          continue;
         }
-        await sleep(Math.ceil(((need - this.tokens) / this.refillPerSecond) * 1000));
+        const short = Math.ceil(((need - this.tokens) / this.refillPerSecond) * 1000);
+        // A background caller is looked at again when its patience ends, to take its turn then.
+        const patience = waiter.background ? BACKGROUND_PATIENCE_MS - (Date.now() - waiter.since) : short;
+        await this.sleepUnlessWoken(Math.max(1, Math.min(short, patience)));
       }
+    } finally {
+      this.serving = false;
+    }
+  }
+
+  /**
+   * Sleeps `ms`, or less when a foreground caller arrives or observe() hears from the provider meanwhile. A
+   * wait is worked out from what we believed then (a shop's plan learned hours ago, an expected cost far above
+   * what calls really cost); the loop looks again as soon as an answer says otherwise instead of sleeping it
+   * out.
+   */
+  private sleepUnlessWoken(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
     });
-    this.queue = turn.catch(() => undefined);
-    return turn;
   }
 
   /** The provider told us what is left (Shopify currentlyAvailable, BigCommerce X-Rate-Limit-Requests-Left). */
@@ -53,6 +113,7 @@ export class TokenBucket {
     if (refillPerSecond && refillPerSecond > 0) this.refillPerSecond = refillPerSecond;
     this.refill();
     this.tokens = Math.min(this.capacity, Math.max(0, available));
+    this.wake?.();
   }
 
   /** Stop sending for `ms` (a 429 with Retry-After, a reset window). */
@@ -160,7 +221,17 @@ export async function providerRequest<T = unknown>(req: ProviderRequest): Promis
     headers['content-type'] ??= 'application/json';
   }
   for (let attempt = 0; ; attempt++) {
-    if (req.limiter) await req.limiter.acquire(req.cost ?? 1);
+    if (req.limiter) {
+      const asked = performance.now();
+      await req.limiter.acquire(req.cost ?? 1);
+      const waited = performance.now() - asked;
+      if (waited >= 100) {
+        req.logger?.debug(
+          { provider: req.label, cost: req.cost ?? 1, waitedMs: Math.round(waited), capacity: req.limiter.capacity },
+          'provider call waited for its rate limit',
+        );
+      }
+    }
     let res: Response;
     let body: unknown;
     try {

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import { inLane, type Lane } from '../lib/lanes.ts';
 
 /**
  * A job type: its handler and how it is retried. Every job type gets a dead-letter queue
@@ -23,6 +24,12 @@ export interface JobDefinition<T extends object = object> {
    * dropped, as the waiting one will see what the send was for); one may run meanwhile. Default `standard`.
    */
   policy?: 'standard' | 'short';
+  /**
+   * The lane of the provider calls the job makes (lib/lanes.ts): `background` for bulk reads that catch up
+   * (imports, reconciliation), which give way to everything else on a shop's request budget. Default
+   * `foreground`, also for a job started from a background one.
+   */
+  lane?: Lane;
 }
 
 export const deadLetterName = (name: string) => `${name}.dead`;
@@ -100,7 +107,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
       const handler = job.handler as JobDefinition['handler'];
       const started = (async () => {
         try {
-          await handler(data, { id: 'in-process', retryCount: 0 });
+          await inLane(job.lane ?? 'foreground', () => handler(data, { id: 'in-process', retryCount: 0 }));
         } catch (err) {
           logger.warn({ err, job: name }, 'in-process run failed; queued to be retried');
           await send(name, data, sendOptions).catch((sendErr: unknown) =>
@@ -128,7 +135,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
               const log = logger.child({ job: job.name, jobId: item.id });
               const meta = { id: item.id, retryCount: item.retryCount };
               try {
-                await handler(item.data, meta);
+                await inLane(job.lane ?? 'foreground', () => handler(item.data, meta));
               } catch (err) {
                 log.warn({ err }, 'job failed; it will be retried or dead-lettered');
                 if (item.retryCount >= (job.retryLimit ?? 5) && options.onDeadLetter) {

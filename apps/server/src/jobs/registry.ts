@@ -80,6 +80,8 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     // A large Shopify catalog pages slowly under its query-cost limit: an import may take hours.
     expireInSeconds: 6 * 60 * 60,
     concurrency: 2,
+    // Bulk reads (and the stock read at its end): they give way to pushes and webhook reads (lib/lanes.ts).
+    lane: 'background',
   };
   const catalogPublish: JobDefinition<Parameters<typeof runCatalogPublish>[1]> = {
     name: CATALOG_PUBLISH_JOB,
@@ -88,6 +90,7 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryDelaySeconds: 30,
     expireInSeconds: 60 * 60,
     concurrency: 1,
+    lane: 'background',
   };
   const catalogDaily: JobDefinition<Record<string, never>> = {
     name: CATALOG_DAILY_JOB,
@@ -110,6 +113,8 @@ export function jobDefinitions(services: Services): JobDefinition<never>[] {
     retryBackoff: true,
     expireInSeconds: 60 * 60,
     concurrency: 2,
+    // Catching up: an order webhook's read of the same shop goes first (lib/lanes.ts).
+    lane: 'background',
   };
   const orderCancel: JobDefinition<{ orderId: string; accountId: string }> = {
     name: ORDER_CANCEL_JOB,

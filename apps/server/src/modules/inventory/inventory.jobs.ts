@@ -36,6 +36,8 @@ export function inventoryJobDefinitions(services: Services): JobDefinition<never
     retryDelaySeconds: 30,
     expireInSeconds: 60 * 60,
     concurrency: 1,
+    // Reads every level of the channel: it gives way to pushes and webhook reads on the shop's budget.
+    lane: 'background',
   };
   const reconcileDue: JobDefinition<Record<string, never>> = {
     name: INVENTORY_RECONCILE_DUE_JOB,

@@ -16,6 +16,7 @@ export function returnJobDefinitions(services: Services): JobDefinition<never>[]
     retryBackoff: true,
     expireInSeconds: 60 * 60,
     concurrency: 1,
+    lane: 'background',
   };
   const refund: JobDefinition<{ returnId: string; accountId: string; syncId: number | null }> = {
     name: RETURN_REFUND_JOB,
