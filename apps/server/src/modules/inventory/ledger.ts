@@ -66,8 +66,34 @@ export async function applyMovements(
       if (r.applied) touched.add(r.variantId);
     }
   }
-  if (touched.size > 0) await markDirty(tx, accountId, [...touched]);
+  if (touched.size > 0) {
+    const deferred = dirtyAtEnd.get(tx);
+    if (deferred?.accountId === accountId) for (const v of touched) deferred.variants.add(v);
+    else await markDirty(tx, accountId, [...touched]);
+  }
   return results;
+}
+
+/** Transactions whose changed variants are marked dirty once, at the end of their work (withDirtyMarkedOnce). */
+const dirtyAtEnd = new WeakMap<Tx, { accountId: string; variants: Set<string> }>();
+
+/**
+ * Runs `fn`, whose movements in `tx` mark their variants dirty once at its end, in one statement, rather than
+ * one statement per movement (a batch of orders reserves dozens of times). Still in the same transaction, so
+ * the marks commit with the movements; marked later, never earlier, than each movement, so no push can take a
+ * mark as handled before the change it stands for.
+ */
+export async function withDirtyMarkedOnce<T>(tx: Tx, accountId: string, fn: () => Promise<T>): Promise<T> {
+  const variants = new Set<string>();
+  dirtyAtEnd.set(tx, { accountId, variants });
+  let out: T;
+  try {
+    out = await fn();
+  } finally {
+    dirtyAtEnd.delete(tx);
+  }
+  if (variants.size > 0) await markDirty(tx, accountId, [...variants]);
+  return out;
 }
 
 const BULK_LEVELS = 500;
@@ -135,8 +161,9 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
   }
   if (changes.length === 0) return results;
 
-  // A movement whose idempotency key was used before is not written (and its level not changed).
-  const written = await tx
+  // A movement whose idempotency key was used before is not written (and its level not changed): the movements
+  // and the levels of those written go in one statement (one round trip, whatever the chunk's size).
+  const insert = tx
     .insert(inventoryMovements)
     .values(
       changes.map(({ m, delta, reservedDelta, onHand }) => ({
@@ -155,21 +182,26 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
     )
     .onConflictDoNothing()
     .returning({ variantId: inventoryMovements.variantId, locationId: inventoryMovements.locationId });
-  const done = new Set(written.map((w) => `${w.variantId}|${w.locationId}`));
-  const applied = changes.filter(({ m }) => done.has(`${m.variantId}|${m.locationId}`));
-  if (applied.length > 0) {
-    const rows = sql.join(
-      applied.map(
-        ({ m, onHand, reserved }) =>
-          sql`(${m.variantId}::text, ${m.locationId}::text, ${onHand}::int, ${reserved}::int)`,
-      ),
-      sql`, `,
-    );
+  const after = sql.join(
+    changes.map(
+      ({ m, onHand, reserved }) => sql`(${m.variantId}::text, ${m.locationId}::text, ${onHand}::int, ${reserved}::int)`,
+    ),
+    sql`, `,
+  );
+  const written = rowsOf<{ variant_id: string; location_id: string }>(
     await tx.execute(sql`
-      update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
-      from (values ${rows}) as v(variant_id, location_id, on_hand, reserved)
-      where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id`);
-  }
+      with written as (${insert.getSQL()}),
+      levels as (
+        update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
+        from (values ${after}) as v(variant_id, location_id, on_hand, reserved)
+        join written w on w.variant_id = v.variant_id and w.location_id = v.location_id
+        where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id
+        returning 1
+      )
+      select variant_id, location_id from written`),
+  );
+  const done = new Set(written.map((w) => `${w.variant_id}|${w.location_id}`));
+  const applied = changes.filter(({ m }) => done.has(`${m.variantId}|${m.locationId}`));
   const byKey = new Map(applied.map((c) => [`${c.m.variantId}|${c.m.locationId}`, c]));
   return results.map((r) => {
     const c = byKey.get(`${r.variantId}|${r.locationId}`);

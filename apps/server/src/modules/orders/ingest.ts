@@ -16,6 +16,7 @@ import {
   lockChannelLevels,
 } from '../inventory/claims.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
+import { withDirtyMarkedOnce } from '../inventory/ledger.ts';
 import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
@@ -240,7 +241,10 @@ export async function ingestOrders(
     const chunk = all.slice(i, i + ORDERS_PER_TRANSACTION);
     const touched = new Set<string>();
     try {
-      const results = await services.db.transaction((tx) => takeInBatch(tx, channel, chunk, options, touched));
+      // The variants the batch changes are marked for their pushes once, at its end (not once per movement).
+      const results = await services.db.transaction((tx) =>
+        withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, chunk, options, touched)),
+      );
       for (const [externalId, result] of results) out.set(externalId, result);
       await pushTouched(services, channel, touched);
     } catch (err) {
@@ -600,7 +604,12 @@ async function routeLines(
   const ship = order.shippingAddress ?? {};
   // A batch reads routing's inputs once (one transaction: the same as each order reading them).
   const batch = ctx.batch;
-  if (batch) batch.routing ??= routingInputs(ctx.tx, ctx.channel.accountId);
+  if (batch)
+    batch.routing ??= routingInputs(
+      ctx.tx,
+      ctx.channel.accountId,
+      [...new Set([...batch.variantOf.values()].map((v) => v.id))].sort(),
+    );
   const inputs = batch?.routing ? await batch.routing : undefined;
   const routed = await routeAndReserve(ctx.tx, ctx.channel.accountId, {
     ...inputs,
