@@ -168,6 +168,8 @@ async function main(): Promise<number> {
     if (url) env.DATABASE_URL = url;
     const serverEnv = {
       ...env,
+      // BENCH_SERVER_LOG_LEVEL=debug: the server says how long each order-events batch read and took in.
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       PORT: String(appPort),
       HOST,
       NODE_ENV: 'production',

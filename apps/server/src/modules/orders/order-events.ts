@@ -76,6 +76,7 @@ async function drainOrderEvents(services: Services, channelId: string): Promise<
     )
     .returning();
   if (events.length === 0) return waiting.length;
+  const started = performance.now();
   const outcomes = await takeIn(services, channelId, events);
   // Every outcome in one statement (each order has its own: "order #1001: created").
   if (outcomes.size > 0) {
@@ -87,6 +88,10 @@ async function drainOrderEvents(services: Services, channelId: string): Promise<
       update ${webhookEvents} set processed_at = ${new Date().toISOString()}::timestamptz, outcome = v.outcome, error = null
       from (values ${rows}) as v(id, outcome) where ${webhookEvents.id} = v.id`);
   }
+  services.logger.debug(
+    { channelId, events: events.length, ms: Math.round(performance.now() - started) },
+    'order events batch',
+  );
   const failed = events.filter((e) => !outcomes.has(e.id));
   if (failed.length > 0) throw new Error(`${failed.length} order event(s) failed; they are retried`);
   return waiting.length;
@@ -97,6 +102,7 @@ async function drainOrderEvents(services: Services, channelId: string): Promise<
  * recorded on it, and stays waiting for the retry).
  */
 async function takeIn(services: Services, channelId: string, events: EventRow[]): Promise<Map<string, string>> {
+  const startedAt = performance.now();
   const outcomes = new Map<string, string>();
   const all = (outcome: string) => {
     for (const e of events) outcomes.set(e.id, outcome);
@@ -149,6 +155,7 @@ async function takeIn(services: Services, channelId: string, events: EventRow[])
     else toTake.push({ entry, order });
     if (outcome) for (const e of entry.events) outcomes.set(e.id, outcome);
   }
+  const readMs = performance.now() - startedAt;
   const taken = toTake.length
     ? await ingestOrders(
         services,
@@ -156,6 +163,15 @@ async function takeIn(services: Services, channelId: string, events: EventRow[])
         toTake.map((t) => t.order),
       )
     : new Map();
+  services.logger.debug(
+    {
+      channelId,
+      orders: toTake.length,
+      readMs: Math.round(readMs),
+      ingestMs: Math.round(performance.now() - startedAt - readMs),
+    },
+    'order events read and taken in',
+  );
   for (const { entry, order } of toTake) {
     const result = taken.get(order.externalId);
     if (!result || result instanceof Error) {
