@@ -242,18 +242,14 @@ async function storeEvent(
     }
     return { status: 200, duplicate: true, id: existing?.id ?? '' };
   }
-  // The echo of our own push is recorded on its level now; it would only take a worker's turn from a real change.
+  // A stock event is answered once stored; whether it is the echo of our own push is looked at after the answer
+  // (two more round trips the provider need not wait for). Lost with the process, it is still stored and
+  // unprocessed: the start-up pass and the sweep take it in.
   if (channel && isInventoryTopic(event.topic)) {
-    const reports = carriedReports({ ...event, occurredAt, receivedAt: new Date() });
-    if (reports && (await absorbEchoes(services, channel.id, reports))) {
-      await services.db
-        .update(webhookEvents)
-        .set({ processedAt: new Date(), outcome: 'echo of our push: nothing to do', attempts: 1 })
-        .where(eq(webhookEvents.id, stored.id));
-      return { status: 200, duplicate: false, id: stored.id };
-    }
-    // While this process pushes the channel, the push's end queues its stock events (most are its echoes).
-    if (!deferWhilePushing(channel.id)) await queueStockEvents(services, channel.id);
+    const channelId = channel.id;
+    void settleStockEvent(services, channelId, stored.id, { ...event, occurredAt }).catch((err: unknown) =>
+      services.logger.warn({ err, channelId, id: stored.id }, 'webhook: stock event not settled; the sweep retries it'),
+    );
     return { status: 200, duplicate: false, id: stored.id };
   }
   // Order events are taken per channel, in batches: a burst of them queues one pass.
@@ -265,6 +261,29 @@ async function storeEvent(
   // Stock changes are latency-critical: this process's idle webhook workers fetch it now, not at their next poll.
   services.queue?.notify?.(CHANNEL_WEBHOOK_JOB);
   return { status: 200, duplicate: false, id: stored.id };
+}
+
+/**
+ * After a stock event's answer: the echo of our own push is recorded on its level now (it would only take a
+ * worker's turn from a real change); anything else queues the channel's stock pass.
+ */
+async function settleStockEvent(
+  services: Services,
+  channelId: string,
+  id: string,
+  event: Omit<WebhookEvent, 'occurredAt'> & { occurredAt: Date | null },
+) {
+  const reports = carriedReports({ ...event, receivedAt: new Date() });
+  if (reports && (await absorbEchoes(services, channelId, reports))) {
+    const [absorbed] = await services.db
+      .update(webhookEvents)
+      .set({ processedAt: new Date(), outcome: 'echo of our push: nothing to do', attempts: 1 })
+      .where(and(eq(webhookEvents.id, id), isNull(webhookEvents.processedAt), eq(webhookEvents.attempts, 0)))
+      .returning({ id: webhookEvents.id });
+    if (absorbed) return;
+  }
+  // While this process pushes the channel, the push's end queues its stock events (most are its echoes).
+  if (!deferWhilePushing(channelId)) await queueStockEvents(services, channelId);
 }
 
 /** The event made storable; an id too long for the unique index is kept as its hash. */
