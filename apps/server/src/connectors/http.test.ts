@@ -90,6 +90,25 @@ describe('TokenBucket', () => {
     expect(order).toEqual(['f1', 'f2', 'b1', 'b2']);
   });
 
+  it('holds a read that can wait until a third of the budget is left over, and takes nothing for it', async () => {
+    const bucket = new TokenBucket(150, 0.001);
+    bucket.observe(10);
+    let ready = false;
+    const waiting = inLane('background', () => bucket.whenAvailable(50)).then(() => {
+      ready = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    // Foreground calls still go meanwhile.
+    await bucket.acquire(5);
+    expect(ready).toBe(false);
+    bucket.observe(40);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ready).toBe(false);
+    bucket.observe(60);
+    await waiting;
+    expect(Math.floor(bucket.available())).toBe(60);
+  });
+
   it('does not starve a background call under a steady stream of foreground ones', async () => {
     vi.useFakeTimers({ now: 0 });
     try {
@@ -109,6 +128,16 @@ describe('TokenBucket', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('fails its waiting callers at once when the process stops, and serves later ones', async () => {
+    const bucket = new TokenBucket(100, 0.001);
+    bucket.observe(0);
+    const waiting = bucket.acquire(50);
+    bucket.failWaiting(new Error('stopping'));
+    await expect(waiting).rejects.toThrow('stopping');
+    bucket.observe(100);
+    await bucket.acquire(50);
   });
 
   it('takes the provider at its word', () => {

@@ -21,7 +21,14 @@ export class TokenBucket {
   private tokens: number;
   private last = Date.now();
   private pausedUntil = 0;
-  private readonly waiters: { cost: number; background: boolean; since: number; go: () => void }[] = [];
+  private readonly waiters: {
+    cost: number;
+    leave: number;
+    background: boolean;
+    since: number;
+    go: () => void;
+    fail: (err: Error) => void;
+  }[] = [];
   private serving = false;
   /** Ends the serving loop's sleep early: the provider told us something, or a foreground caller arrived. */
   private wake: (() => void) | null = null;
@@ -41,11 +48,12 @@ export class TokenBucket {
     this.last = now;
   }
 
-  /** Waits until `cost` units are available, then takes them. */
-  acquire(cost = 1): Promise<void> {
-    return new Promise<void>((go) => {
+  /** Waits until `cost` units are available (and `leave` more besides), then takes `cost`. */
+  acquire(cost = 1, leave = 0): Promise<void> {
+    if (stopping) return Promise.reject(stoppedError());
+    return new Promise<void>((go, fail) => {
       const background = currentLane() === 'background';
-      this.waiters.push({ cost, background, since: Date.now(), go });
+      this.waiters.push({ cost, leave, background, since: Date.now(), go, fail });
       if (!background) this.wake?.();
       void this.serve();
     });
@@ -73,15 +81,19 @@ export class TokenBucket {
         }
         this.refill();
         const need = Math.min(waiter.cost, this.capacity);
-        if (this.tokens >= need) {
+        // What a waiter leaves to others, it stops leaving when its patience ends.
+        const patient = Date.now() - waiter.since < BACKGROUND_PATIENCE_MS;
+        const leave = patient ? Math.min(waiter.leave, this.capacity - need) : 0;
+        if (this.tokens >= need + leave) {
           this.tokens -= need;
           this.waiters.splice(index, 1);
           waiter.go();
           continue;
         }
-        const short = Math.ceil(((need - this.tokens) / this.refillPerSecond) * 1000);
+        const short = Math.ceil(((need + leave - this.tokens) / this.refillPerSecond) * 1000);
         // A background caller is looked at again when its patience ends, to take its turn then.
-        const patience = waiter.background ? BACKGROUND_PATIENCE_MS - (Date.now() - waiter.since) : short;
+        const left = BACKGROUND_PATIENCE_MS - (Date.now() - waiter.since);
+        const patience = waiter.background && left > 0 ? left : short;
         await this.sleepUnlessWoken(Math.max(1, Math.min(short, patience)));
       }
     } finally {
@@ -122,6 +134,21 @@ export class TokenBucket {
     this.tokens = 0;
   }
 
+  /**
+   * Resolves once a call could go with `leave` units to spare, taking nothing: for a caller that gathers work
+   * while it waits and then does all of it in one call (in the background lane, behind foreground calls).
+   */
+  async whenAvailable(leave = 0): Promise<void> {
+    await this.acquire(1, leave);
+    this.tokens = Math.min(this.capacity, this.tokens + 1);
+  }
+
+  /** Every waiting caller fails with `err` (the process is stopping). */
+  failWaiting(err: Error) {
+    for (const waiter of this.waiters.splice(0)) waiter.fail(err);
+    this.wake?.();
+  }
+
   /** Tokens available now (for tests and metrics). */
   available(): number {
     this.refill();
@@ -130,6 +157,20 @@ export class TokenBucket {
 }
 
 const buckets = new Map<string, TokenBucket>();
+
+let stopping = false;
+const stoppedError = () =>
+  new ProviderHttpError('the process is stopping: the call was not sent (its job is retried)', null, null, true);
+
+/**
+ * At shutdown: calls waiting for a shop's request budget fail now instead of holding the stop for as long as the
+ * budget takes to refill (a reconciliation page can wait 30 s behind a Shopify plan's 50 points a second). Their
+ * jobs fail and are retried after the restart; nothing was sent.
+ */
+export function stopProviderCalls() {
+  stopping = true;
+  for (const bucket of buckets.values()) bucket.failWaiting(stoppedError());
+}
 
 /** One limiter per connected shop per process, e.g. limiterFor('shopify:demo', () => new TokenBucket(1000, 50)). */
 export function limiterFor(key: string, create: () => TokenBucket): TokenBucket {

@@ -326,6 +326,13 @@ export interface Connector {
    * reconciliation of a few items). Pairs the channel does not stock are left out.
    */
   readInventory(pairs: { inventoryItemId: string; locationExternalId: string }[]): Promise<InventoryLevel[]>;
+  /**
+   * Resolves when the shop's request budget has room for reads that can wait: a third of it left over what
+   * calls of the foreground lane ask (lib/lanes.ts). Where webhooks name a level without its quantity
+   * (BigCommerce), a stock pass waits here before it gathers its events, so the events that came meanwhile cost
+   * one read. Absent: no wait.
+   */
+  readBudget?(): Promise<void>;
   /** Sends up to any number of changes, split into the provider's largest batches. */
   setInventory(changes: InventorySet[]): Promise<InventorySetResult>;
   createProduct(input: ProductInput): Promise<ProviderProduct>;

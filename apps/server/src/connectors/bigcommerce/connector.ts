@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../lib/errors.ts';
+import { inLane } from '../../lib/lanes.ts';
 import { ProviderHttpError } from '../http.ts';
 import type {
   Connector,
@@ -248,6 +249,11 @@ export class BigCommerceConnector implements Connector {
     );
     const pages = res.meta?.pagination?.total_pages ?? page;
     return { items, nextCursor: page < pages ? String(page + 1) : null };
+  }
+
+  readBudget(): Promise<void> {
+    const limiter = this.client.limiter;
+    return inLane('background', () => limiter.whenAvailable(Math.floor(limiter.capacity / 3)));
   }
 
   /** Levels of given variants at given locations, 250 variants per request. */

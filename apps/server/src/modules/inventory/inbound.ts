@@ -583,8 +583,18 @@ export async function processInventoryEvents(services: Services, channelId: stri
   return inventoryPasses(services, channelId);
 }
 
+/**
+ * Per BigCommerce channel seen by a pass: its store's read budget (Connector.readBudget). Its webhooks name a
+ * level without the quantity, so a pass reads them back; with the store's window running low, the next pass
+ * waits behind pushes and order reads and then reads every event that came meanwhile at once. One read per
+ * echo of our own pushes otherwise ran the window dry under a steady stream of orders, and pushes waited for
+ * its reset (the order bench's 20 s tail).
+ */
+const readBudgets = new Map<string, () => Promise<void>>();
+
 /** One batch; answers the number of events it took. */
 async function drainInventoryEvents(services: Services, channelId: string): Promise<number> {
+  await readBudgets.get(channelId)?.();
   const waiting = await services.db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
@@ -636,7 +646,9 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
       if (pairs.size > 0) {
         const readAt = new Date();
         const keys = new Map([...pairs.values()].map((p) => [`${p.inventoryItemId}|${p.locationExternalId}`, p.key]));
-        const levels = await connectorFor(services, channel).readInventory(
+        const connector = connectorFor(services, channel);
+        if (connector.readBudget) readBudgets.set(channel.id, () => connector.readBudget?.() ?? Promise.resolve());
+        const levels = await connector.readInventory(
           [...pairs.values()].map(({ inventoryItemId, locationExternalId }) => ({
             inventoryItemId,
             locationExternalId,
