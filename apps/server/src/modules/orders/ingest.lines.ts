@@ -1,0 +1,386 @@
+// A new order's lines taken in (ingest.ts): the channel's own movement of each line claimed, then the lines routed
+// and reserved, or consumed for a POS sale already complete, or flagged.
+import { CHANNEL_LABELS } from '@switchyard/contracts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { ProviderOrder, ProviderOrderLine } from '../../connectors/types.ts';
+import type { Tx } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { channelLevelKey, claimChannelMovement } from '../inventory/claims.ts';
+import { inventoryLevels } from '../inventory/inventory.tables.ts';
+import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
+import { countryCode } from '../routing/geo.ts';
+import {
+  linkDecision,
+  lockLevelsFor,
+  type RouteLine,
+  routeAndReserve,
+  routingInputs,
+} from '../routing/routing.allocate.ts';
+import { type AllocationPlan, storePlan } from './allocate.ts';
+import { flushTimeline, type IngestContext, lineLabel, nameOf, statusFromChannel } from './ingest.context.ts';
+import { insertAllocations, type NewAllocation } from './orders.allocations.ts';
+import { orderAllocations, orderLines } from './orders.tables.ts';
+import { recomputeFlags, writeTimeline } from './orders.timeline.ts';
+
+export async function createOrder(
+  ctx: IngestContext & { variantOf: Map<string, { id: string }> },
+  order: ProviderOrder,
+) {
+  const { tx, channel, orderId } = ctx;
+  const label = CHANNEL_LABELS[channel.type];
+  const status = statusFromChannel(order);
+  ctx.timeline.push({
+    kind: 'imported',
+    message: `Imported from ${label} (${channel.name}) as ${status === 7 ? 'cancelled' : 'order'} ${order.name}.`,
+    actor: channel.name,
+    toStatus: status,
+  });
+  // The pickup store was set with the order's row (takeInBatch).
+  const store = ctx.resolve(order.locationExternalId);
+  const taken = order.lines.map((l) => l.stockLocationExternalId).find(Boolean);
+  const takenAt = ctx.resolve(taken)?.id ?? null;
+  // A POS sale complete at its store is sold there; every other line is routed (issue 14) once all are in.
+  const plan = storePlan(store?.id ?? null, ctx.ours);
+  const toRoute: RouteLine[] = [];
+  const locationIds = ctx.ours.map((l) => l.id);
+  // Already fulfilled at the channel before we knew it (not a POS sale): its units left before our ledger
+  // counted them; recorded, with nothing to reserve.
+  const settled = status === 3 && !order.completedAtStore;
+  // Lines are taken in the order of their variants: the levels and channel rows they lock are then locked in
+  // one order by every import and stock pass, so two orders with the same SKUs cannot deadlock.
+  const variantOfLine = (l: ProviderOrderLine) => (l.sku ? (ctx.variantOf.get(l.sku)?.id ?? '') : '');
+  const inLockOrder = order.lines
+    .map((line, position) => ({
+      line,
+      position,
+      id: newId('oli'),
+      variant: line.sku ? ctx.variantOf.get(line.sku) : undefined,
+      open: line.quantity - (line.cancelledQuantity ?? 0) - (line.refundedQuantity ?? 0),
+    }))
+    .sort((a, b) => {
+      const [x, y] = [variantOfLine(a.line), variantOfLine(b.line)];
+      return x < y ? -1 : x > y ? 1 : a.position - b.position;
+    });
+  // All lines in one statement, each with the claims it is about to make marked on it (the line is new: no one
+  // else can have made them), so claimLine need not mark them one by one.
+  const claims = (l: (typeof inLockOrder)[number]) => {
+    if (!l.variant || l.open <= 0 || !claimable(ctx, l.variant.id, l.line)) return { taken: false, restock: false };
+    if (status === 7) return { taken: true, restock: order.restockedOnCancel !== false };
+    return { taken: !settled, restock: false };
+  };
+  if (inLockOrder.length > 0) {
+    await tx.insert(orderLines).values(
+      inLockOrder.map((l) => {
+        const { line } = l;
+        const marks = claims(l);
+        if (marks.taken) ctx.flaggedAtInsert?.add(`${l.id}:taken`);
+        if (marks.restock) ctx.flaggedAtInsert?.add(`${l.id}:restock`);
+        return {
+          id: l.id,
+          accountId: channel.accountId,
+          orderId,
+          position: l.position,
+          externalId: line.externalId,
+          sku: line.sku,
+          variantId: l.variant?.id ?? null,
+          title: line.title,
+          quantity: line.quantity,
+          unitPrice: line.price,
+          discount: line.discount ?? 0,
+          tax: line.tax ?? 0,
+          fulfilledQty: line.fulfilledQuantity ?? 0,
+          cancelledQty: line.cancelledQuantity ?? 0,
+          refundedQty: line.refundedQuantity ?? 0,
+          stockLocationExternalId: line.stockLocationExternalId ?? null,
+          channelClaimed: marks.taken,
+          channelRestockClaimed: marks.restock,
+        };
+      }),
+    );
+  }
+  /** Allocation rows written with the routed ones, in one statement (none of them holds units). */
+  const held: NewAllocation[] = [];
+  const row = (lineId: string, variantId: string | null, locationId: string | null, quantity: number) => ({
+    id: newId('oal'),
+    lineId,
+    variantId,
+    locationId,
+    quantity,
+    reserved: 0,
+  });
+  for (const { line, id: lineId, variant, open } of inLockOrder) {
+    if (!variant) {
+      const reason = `SKU ${line.sku ?? '(none)'} is not in the catalog.`;
+      held.push({ ...row(lineId, null, null, open), status: 0, reason });
+      ctx.timeline.push({ kind: 'flagged', message: `${lineLabel(line)}: ${reason}`, actor: 'Switchyard' });
+      continue;
+    }
+    if (open <= 0) continue;
+    if (status === 7) {
+      // First seen cancelled: the channel took the units and (restocking) put them back. Both of its reports
+      // are met, in whatever order they come, so neither counts.
+      await claimLine(ctx, { id: lineId, variantId: variant.id }, line, -open, order.createdAt, 'taken');
+      if (order.restockedOnCancel !== false) {
+        const at = order.cancelledAt ?? order.updatedAt;
+        await claimLine(ctx, { id: lineId, variantId: variant.id }, line, open, at, 'restock');
+      }
+      continue;
+    }
+    // The channel's own movement of these units first: a report it already made is reversed here, so the
+    // store that took the sale can cover the line again before it is allocated.
+    if (!settled) await claimLine(ctx, { id: lineId, variantId: variant.id }, line, -open, order.createdAt, 'taken');
+    if (settled) {
+      const at = takenAt ?? store?.id ?? ctx.ours.find((l) => l.enabled && l.ships)?.id ?? null;
+      held.push({ ...row(lineId, variant.id, at, open), status: 3, reason: null });
+      continue;
+    }
+    if (order.completedAtStore) {
+      await allocateLine(ctx, { id: lineId, variantId: variant.id, label: lineLabel(line) }, open, plan);
+      continue;
+    }
+    // The levels of this line's SKU at every location, locked now (after its claim, before the next SKU's);
+    // a batch locked them all at its start, in the same order.
+    if (!ctx.batch?.levelsLocked) await lockLevelsFor(tx, channel.accountId, [variant.id], locationIds);
+    toRoute.push({ id: lineId, sku: line.sku, title: line.title, variantId: variant.id, quantity: open });
+  }
+  if (toRoute.length > 0) await routeLines(ctx, order, toRoute, store?.id ?? null, takenAt, held);
+  else await insertAllocations(tx, channel.accountId, orderId, held);
+}
+
+/**
+ * Routing (issue 14) places the order's lines by the merchant's rules, under the locks taken above, reserving in
+ * this transaction: a row per location a line's units come from (status 1), or one at 4 (0 when no location could
+ * be tried) that flags the order. The decision and its trace are routing's.
+ */
+async function routeLines(
+  ctx: IngestContext,
+  order: ProviderOrder,
+  lines: RouteLine[],
+  pickupLocationId: string | null,
+  takenAt: string | null,
+  held: NewAllocation[] = [],
+) {
+  const ship = order.shippingAddress ?? {};
+  // A batch reads routing's inputs once (one transaction: the same as each order reading them).
+  const batch = ctx.batch;
+  if (batch)
+    batch.routing ??= routingInputs(
+      ctx.tx,
+      ctx.channel.accountId,
+      [...new Set([...batch.variantOf.values()].map((v) => v.id))].sort(),
+    );
+  const inputs = batch?.routing ? await batch.routing : undefined;
+  const routed = await routeAndReserve(ctx.tx, ctx.channel.accountId, {
+    ...inputs,
+    orderId: ctx.orderId,
+    order: {
+      channelId: ctx.channel.id,
+      channelName: ctx.channel.name,
+      channelType: ctx.channel.type,
+      fulfillmentType: order.fulfillmentType,
+      pickupLocationId,
+      channelLocationId: takenAt,
+      country: countryCode(ship.countryCode ?? ship.country_code ?? ship.country ?? null),
+      region: ship.provinceCode ?? ship.province ?? null,
+      postalCode: ship.zip ?? null,
+      total: order.total,
+      currency: order.currency || 'USD',
+    },
+    lines,
+    kind: 'initial',
+  });
+  const unplacedRows = routed.unplaced.map((u) => ({
+    id: newId('oal'),
+    lineId: u.lineId,
+    variantId: u.variantId,
+    locationId: null,
+    quantity: u.quantity,
+    status: u.status,
+    reserved: 0,
+    reason: u.reason,
+  }));
+  await insertAllocations(ctx.tx, ctx.channel.accountId, ctx.orderId, [
+    ...held,
+    ...routed.placements.map((p) => ({
+      id: p.key,
+      lineId: p.lineId,
+      variantId: p.variantId,
+      locationId: p.locationId,
+      quantity: p.quantity,
+      status: 1,
+      reserved: p.quantity,
+      reason: null,
+    })),
+    ...unplacedRows,
+  ]);
+  await linkDecision(
+    ctx.tx,
+    routed.decisionId,
+    unplacedRows.map((r) => r.id),
+  );
+  for (const p of routed.placements) ctx.variantsTouched.add(p.variantId);
+  ctx.timeline.push(...routed.timeline);
+}
+
+/** A POS sale complete at its store: its units left that store (consumed), or it is kept and flagged. */
+async function allocateLine(
+  ctx: IngestContext,
+  line: { id: string; variantId: string; label: string },
+  quantity: number,
+  plan: AllocationPlan,
+) {
+  const { tx, channel, orderId } = ctx;
+  const allocationId = newId('oal');
+  const at = plan.candidates[0];
+  if (!at) {
+    await insertAllocation(ctx, line.id, line.variantId, null, quantity, 0, 0, plan.reason);
+    ctx.timeline.push({ kind: 'flagged', message: `${line.label}: ${plan.reason}`, actor: 'Switchyard' });
+    return;
+  }
+  await consumeStock(tx, channel.accountId, {
+    variantId: line.variantId,
+    locationId: at,
+    quantity,
+    reserved: 0,
+    reference: orderId,
+    key: allocationId,
+  });
+  ctx.variantsTouched.add(line.variantId);
+  await insertAllocation(ctx, line.id, line.variantId, at, quantity, 3, 0, null, allocationId);
+  ctx.timeline.push({
+    kind: 'allocated',
+    message: `${quantity} × ${line.label} sold at ${nameOf(ctx, at)}.`,
+    actor: channel.name,
+  });
+  // Other orders' timelines may be written next: the batch's pending entries go first, in the order they came.
+  if (ctx.batch) await flushTimeline(ctx.batch);
+  await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
+}
+
+async function insertAllocation(
+  ctx: IngestContext,
+  lineId: string,
+  variantId: string | null,
+  locationId: string | null,
+  quantity: number,
+  status: number,
+  reserved: number,
+  reason: string | null,
+  id = newId('oal'),
+) {
+  await ctx.tx.insert(orderAllocations).values({
+    id,
+    accountId: ctx.channel.accountId,
+    orderId: ctx.orderId,
+    lineId,
+    variantId,
+    locationId,
+    quantity,
+    status,
+    reserved,
+    reason,
+  });
+}
+
+/** Whether claimLine would meet a movement of this line (the channel says where, lists it, and we map there). */
+export const claimable = (ctx: IngestContext, variantId: string, provider: ProviderOrderLine) =>
+  !!provider.stockLocationExternalId && ctx.itemOf.has(variantId) && !!ctx.resolve(provider.stockLocationExternalId);
+
+/**
+ * Meets the channel's own movement of a line's units (−q taken with the order, +q put back on a cancel) in the
+ * ledger's claims, once per line and kind (the line's flag, in this transaction).
+ */
+export async function claimLine(
+  ctx: IngestContext,
+  line: { id: string; variantId: string },
+  provider: ProviderOrderLine,
+  qty: number,
+  at: string,
+  kind: 'taken' | 'restock',
+) {
+  const external = provider.stockLocationExternalId;
+  const item = ctx.itemOf.get(line.variantId);
+  const location = ctx.resolve(external);
+  if (!external || !item || !location || qty === 0) return;
+  // A line made in this transaction was written with its flag set (createOrder); any other is marked now.
+  if (!ctx.flaggedAtInsert?.has(`${line.id}:${kind}`)) {
+    const flag = kind === 'taken' ? orderLines.channelClaimed : orderLines.channelRestockClaimed;
+    const [marked] = await ctx.tx
+      .update(orderLines)
+      .set(kind === 'taken' ? { channelClaimed: true } : { channelRestockClaimed: true })
+      .where(and(eq(orderLines.id, line.id), eq(flag, false)))
+      .returning({ id: orderLines.id });
+    if (!marked) return;
+  }
+  const result = await claimChannelMovement(
+    ctx.tx,
+    ctx.channel.accountId,
+    {
+      channelId: ctx.channel.id,
+      variantId: line.variantId,
+      externalLocationId: external,
+      inventoryItemId: item,
+      locationId: location.id,
+      qty,
+      at: new Date(at),
+      key: `${line.id}:${kind}`,
+      reference: ctx.orderId,
+      historical: ctx.historical,
+    },
+    ctx.batch?.channelLevels.get(channelLevelKey({ variantId: line.variantId, externalLocationId: external })),
+  );
+  if (result.reversed !== 0) ctx.variantsTouched.add(line.variantId);
+}
+
+/**
+ * A sale at the store took units other orders held there (a POS sale cannot be refused): the newest
+ * reservations no longer covered are released and flagged (status 4) for routing again, so reserved never
+ * exceeds on hand. Each such order says why on its timeline.
+ */
+export async function uncoverShortfall(
+  tx: Tx,
+  accountId: string,
+  variantId: string,
+  locationId: string,
+  locationName: string,
+  byOrderId: string,
+) {
+  const [lvl] = await tx
+    .select({ onHand: inventoryLevels.onHand, reserved: inventoryLevels.reserved })
+    .from(inventoryLevels)
+    .where(and(eq(inventoryLevels.variantId, variantId), eq(inventoryLevels.locationId, locationId)));
+  let short = lvl ? lvl.reserved - Math.max(lvl.onHand, 0) : 0;
+  if (short <= 0) return;
+  const held = await tx
+    .select()
+    .from(orderAllocations)
+    .where(
+      and(
+        eq(orderAllocations.accountId, accountId),
+        eq(orderAllocations.variantId, variantId),
+        eq(orderAllocations.locationId, locationId),
+        eq(orderAllocations.status, 1),
+        sql`${orderAllocations.reserved} > 0`,
+      ),
+    )
+    .orderBy(desc(orderAllocations.createdAt), desc(orderAllocations.id))
+    .for('update');
+  for (const a of held) {
+    if (short <= 0) break;
+    await releaseReservation(tx, accountId, {
+      variantId,
+      locationId,
+      quantity: a.reserved,
+      reference: a.orderId,
+      key: `${a.id}:short:${byOrderId}`,
+    });
+    short -= a.reserved;
+    const reason = `A sale at ${locationName} took the units reserved for this line.`;
+    await tx
+      .update(orderAllocations)
+      .set({ status: 4, reserved: 0, reason, updatedAt: new Date() })
+      .where(eq(orderAllocations.id, a.id));
+    await writeTimeline(tx, accountId, a.orderId, [{ kind: 'flagged', message: reason, actor: 'Switchyard' }]);
+    await recomputeFlags(tx, a.orderId);
+  }
+}
