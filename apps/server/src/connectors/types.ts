@@ -339,6 +339,15 @@ export interface Connector {
   updateProduct(externalId: string, input: Partial<ProductInput>): Promise<ProviderProduct>;
   /** Orders created or updated since the cursor (an updated-at timestamp or provider cursor). */
   listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>>;
+  /**
+   * The same orders as listOrders, as ids and updated-at times only, where the provider charges by what a read
+   * returns (Shopify: about a point per order against some 128 for a whole one). A periodic pull lists these and
+   * reads whole only the orders it does not hold as they are. Absent: the pull lists whole orders.
+   */
+  listOrderStamps?(input: {
+    cursor: string | null;
+    since?: string;
+  }): Promise<Page<{ externalId: string; updatedAt: string }>>;
   createFulfillment(input: FulfillmentInput): Promise<{ externalId: string }>;
   /**
    * Writes a refund (and return of lines) made here to the channel, once: retried with the same

@@ -8,6 +8,7 @@ import {
   ORDER_FULFILLMENT_LINES_QUERY,
   ORDER_LINES_QUERY,
   ORDER_QUERY,
+  ORDER_STAMPS_QUERY,
   ORDERS_QUERY,
 } from '../../../../apps/server/src/connectors/shopify/order-queries.ts';
 import { SANDBOX_APPS } from '../apps.ts';
@@ -179,6 +180,23 @@ describe('Shopify web orders and orderCancel through @shopify/admin-api-client',
     });
     expect(list.errors).toBeUndefined();
     const listed = list.data?.orders.nodes.find((o) => o.id === orderId);
+    // The periodic pull's stamps of the same search: the order's id and updatedAt, for about a point each.
+    const stamps = await client.request<{ orders: { nodes: { id: string; updatedAt: string }[] } }>(
+      ORDER_STAMPS_QUERY,
+      {
+        variables: {
+          after: null,
+          query: `updated_at:>='${new Date(Date.now() - 60_000).toISOString().slice(0, 19)}Z'`,
+        },
+      },
+    );
+    expect(stamps.errors).toBeUndefined();
+    expect(stamps.data?.orders.nodes.find((o) => o.id === orderId)).toEqual({
+      id: orderId,
+      updatedAt: listed?.updatedAt,
+    });
+    const cost = (stamps.extensions as { cost?: { requestedQueryCost?: number } } | undefined)?.cost;
+    expect(cost?.requestedQueryCost).toBeLessThanOrEqual(252);
     const one = await client.request<{
       order: Record<string, unknown> & { lineItems: { nodes: Record<string, unknown>[] } };
     }>(ORDER_QUERY, { variables: { id: orderId } });

@@ -24,6 +24,8 @@ import {
   ORDER_FULFILLMENT_LINES_QUERY,
   ORDER_LINES_QUERY,
   ORDER_QUERY,
+  ORDER_STAMPS_PAGE,
+  ORDER_STAMPS_QUERY,
   ORDERS_QUERY,
 } from './order-queries.ts';
 import {
@@ -680,19 +682,25 @@ export class ShopifyConnector implements Connector {
   }
 
   async listOrders(input: { cursor: string | null; since?: string }): Promise<Page<ProviderOrder>> {
-    let since = input.since ?? null;
-    let after: string | null = null;
-    if (input.cursor) {
-      if (!Number.isNaN(Date.parse(input.cursor)) && /^\d{4}-\d{2}-\d{2}T/.test(input.cursor)) since = input.cursor;
-      else ({ since, after } = decodeCursor<{ since: string | null; after: string | null }>(input.cursor));
-    }
-    // Shopify's search is to the second; `>=` so an order updated in the cursor's second is not lost.
-    const query = since ? `updated_at:>='${new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')}'` : null;
+    const { since, after, query } = ordersSearch(input);
     const data = await this.client.request<{ orders: Connection<OrderNode> }>(ORDERS_QUERY, { after, query }, 770);
     const items: ProviderOrder[] = [];
     for (const o of data.orders.nodes) items.push(await this.fullOrder(o));
     return {
       items,
+      nextCursor: data.orders.pageInfo.hasNextPage
+        ? encodeCursor({ since, after: data.orders.pageInfo.endCursor })
+        : null,
+    };
+  }
+
+  async listOrderStamps(input: { cursor: string | null; since?: string }) {
+    const { since, after, query } = ordersSearch(input);
+    const data = await this.client.request<{
+      orders: Connection<{ id: string; updatedAt: string }>;
+    }>(ORDER_STAMPS_QUERY, { after, query }, ORDER_STAMPS_PAGE + 2);
+    return {
+      items: data.orders.nodes.map((o) => ({ externalId: o.id, updatedAt: o.updatedAt })),
       nextCursor: data.orders.pageInfo.hasNextPage
         ? encodeCursor({ since, after: data.orders.pageInfo.endCursor })
         : null,
@@ -1239,4 +1247,17 @@ function variantTitles(variants: ProductInput['variants'], taken = new Set<strin
     used.add(title);
     return title;
   });
+}
+
+/** listOrders' and listOrderStamps' search: since a time (a cursor is a time or a page of a search), to the second. */
+function ordersSearch(input: { cursor: string | null; since?: string }) {
+  let since = input.since ?? null;
+  let after: string | null = null;
+  if (input.cursor) {
+    if (!Number.isNaN(Date.parse(input.cursor)) && /^\d{4}-\d{2}-\d{2}T/.test(input.cursor)) since = input.cursor;
+    else ({ since, after } = decodeCursor<{ since: string | null; after: string | null }>(input.cursor));
+  }
+  // Shopify's search is to the second; `>=` so an order updated in the cursor's second is not lost.
+  const query = since ? `updated_at:>='${new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')}'` : null;
+  return { since, after, query };
 }

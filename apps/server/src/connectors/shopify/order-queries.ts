@@ -32,6 +32,14 @@ export const ORDERS_QUERY = `query Orders($after: String, $query: String) {
   orders(first: ${ORDERS_PAGE}, after: $after, query: $query, sortKey: UPDATED_AT) {
     nodes { ${ORDER_FIELDS} } pageInfo { hasNextPage endCursor } } }`;
 
+/** Order stamps on one page of the periodic pull: an id and an updated-at cost about a point each. */
+export const ORDER_STAMPS_PAGE = 250;
+
+/** What changed since a time, and when (the same filter and order as ORDERS_QUERY). */
+export const ORDER_STAMPS_QUERY = `query OrderStamps($after: String, $query: String) {
+  orders(first: ${ORDER_STAMPS_PAGE}, after: $after, query: $query, sortKey: UPDATED_AT) {
+    nodes { id updatedAt } pageInfo { hasNextPage endCursor } } }`;
+
 /** One order, read now. */
 export const ORDER_QUERY = `query Order($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`;
 

@@ -33,7 +33,11 @@ export async function pullSinceCursor<T extends { updatedAt: string }>(
   row: Pick<ChannelRow, 'id' | 'accountId'>,
   pull: {
     firstSince: Date;
-    list: (input: { cursor: string | null; since: string }) => Promise<{ items: T[]; nextCursor: string | null }>;
+    list: (input: {
+      cursor: string | null;
+      since: string;
+      initial: boolean;
+    }) => Promise<{ items: T[]; nextCursor: string | null }>;
     /** `initial`: the channel's first pull (no cursor yet). */
     take: (item: T, at: { initial: boolean }) => Promise<void>;
     page?: () => Promise<void>;
@@ -46,7 +50,7 @@ export async function pullSinceCursor<T extends { updatedAt: string }>(
   let page: string | null = null;
   try {
     do {
-      const result = await pull.list({ cursor: page, since: since.toISOString() });
+      const result = await pull.list({ cursor: page, since: since.toISOString(), initial });
       for (const item of result.items) {
         const updated = new Date(item.updatedAt);
         if (!newest || updated > newest) newest = updated;

@@ -7,12 +7,13 @@
 import type { ChannelDetail, ChannelLocationDrafts, CreatedLocationsFromChannel } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { trpcOver } from '../../../test/trpc.ts';
+import { ShopifyConnector } from '../../connectors/shopify/connector.ts';
 import { type ChannelRow, connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
@@ -272,5 +273,47 @@ describe('orders taken in before their location had stock', () => {
     await importOrders(t.services, channel.id);
     const again = await state(tenant, shop);
     expect({ ...again, shop: null }).toEqual({ ...settled, shop: null });
+  });
+});
+
+describe('the periodic order pull', () => {
+  it('lists what changed by id and time, and reads whole only the orders it does not hold as they are', {
+    timeout: 120_000,
+  }, async () => {
+    const tenant = await createSignedInAccount(t.services);
+    const shop = 'stamps-pull';
+    const channel = await connectSandboxChannel(t, tenant, 'shopify', shop);
+    await runImport(tenant, channel);
+    await createLocationsFromShop(tenant, channel);
+    await runImport(tenant, channel);
+    expect((await importOrders(t.services, channel.id)).created).toBe(3);
+    const reads = vi.spyOn(ShopifyConnector.prototype, 'getOrder');
+    try {
+      // Nothing changed at the shop: the pull lists the orders' stamps and reads none of them whole.
+      const quiet = await importOrders(t.services, channel.id);
+      expect(quiet).toMatchObject({ created: 0, updated: 0 });
+      expect(reads).not.toHaveBeenCalled();
+
+      // One order is cancelled at the shop (its webhook never reaches this app): the next pull reads that one.
+      const held = await state(tenant, shop);
+      const cancelled = held.orders[0]?.externalId as string;
+      const res = await fetch(
+        `${sandbox.url}/_control/shopify/${shop}/orders/${encodeURIComponent(cancelled)}/cancel`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'customer' }),
+        },
+      );
+      expect(res.status).toBe(200);
+      const pulled = await importOrders(t.services, channel.id);
+      expect(pulled).toMatchObject({ created: 0, updated: 1 });
+      expect(reads.mock.calls.map(([id]) => id)).toEqual([cancelled]);
+      const after = await state(tenant, shop);
+      expect(after.orders.find((o) => o.externalId === cancelled)?.status).toBe(7);
+      expect(await invariantViolations(t.services, tenant.accountId)).toEqual([]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
