@@ -20,13 +20,13 @@ import {
   isInventoryTopic,
   processInventoryEvents,
 } from '../inventory/inbound.ts';
-import { rowsOf } from '../inventory/ledger.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
 import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from '../orders/order-events.ts';
 import { processOrderEvent } from '../orders/orders.import.ts';
 import { processReturnEvent } from '../returns/returns.import.ts';
+import { storeReceived } from './channels.intake.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
@@ -197,25 +197,12 @@ async function storeEvent(
       .onConflictDoNothing({ target: [webhookEvents.provider, webhookEvents.eventId] })
       .returning({ id: webhookEvents.id });
   } else {
-    // The acknowledgement's one round trip: the shop's channel looked up and the event stored in one statement.
-    const [row] = rowsOf<{ id: string; channel_id: string | null; account_id: string | null }>(
-      await services.db.execute(sql`
-        with ch as (
-          select ${channels.id} as id, ${channels.accountId} as account_id from ${channels}
-          where ${channels.type} = ${type} and ${channels.externalId} = ${event.shopExternalId}
-          order by ${channels.status} in ('connected', 'error') desc, ${channels.updatedAt} desc
-          limit 1
-        )
-        insert into ${webhookEvents} (id, provider, event_id, topic, shop_external_id, account_id, channel_id, payload, occurred_at)
-        select ${newId('whe')}, ${type}, ${event.eventId}, ${event.topic}, ${event.shopExternalId},
-          (select account_id from ch), (select id from ch), ${JSON.stringify(event.payload ?? {})}::jsonb,
-          ${occurredAt ? occurredAt.toISOString() : null}::timestamptz
-        on conflict (provider, event_id) do nothing
-        returning id, channel_id, account_id`),
-    );
-    if (row) {
+    // The acknowledgement's one round trip (shared with the events that arrive meanwhile): the shop's channel
+    // looked up and the event stored in one statement.
+    const row = await storeReceived(services, type, event, occurredAt);
+    if (row.id) {
       stored = { id: row.id };
-      channel = row.channel_id ? { id: row.channel_id, accountId: row.account_id as string } : undefined;
+      channel = row.channelId ? { id: row.channelId, accountId: row.accountId as string } : undefined;
     } else {
       // A duplicate: its channel, to queue it again below.
       [channel] = await theChannel();
