@@ -1,7 +1,7 @@
 import { BILLING_EVENT_JOB, processBillingEvent } from '../modules/billing/billing.webhooks.ts';
 import { CHANNEL_WEBHOOK_JOB, processWebhookEvent } from '../modules/channels/channels.webhooks.ts';
 import { fulfillmentJobDefinitions } from '../modules/fulfillment/fulfillment.jobs.ts';
-import { processInventoryEvents } from '../modules/inventory/inbound.ts';
+import { processInventoryEvents } from '../modules/inventory/inbound.events.ts';
 import { inventoryJobDefinitions } from '../modules/inventory/inventory.jobs.ts';
 import { CHANNEL_STOCK_EVENTS_JOB } from '../modules/inventory/schedule.ts';
 import { deliverMail, MAIL_SEND_JOB } from '../modules/mail/mail.service.ts';

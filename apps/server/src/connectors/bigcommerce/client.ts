@@ -14,6 +14,12 @@ const RESERVE = 3;
  * when it resets. The limiter takes them at their word and pauses until the reset when the window is
  * nearly spent; a 429 pauses for the longer of X-Retry-After and X-Rate-Limit-Time-Reset-Ms.
  */
+/** Store limiters an answer has told what is left (until then, what is left is a guess of one request). */
+const heardFrom = new WeakSet<TokenBucket>();
+
+/** Whether an answer of the store has said what is left of its window. */
+export const knowsWhatIsLeft = (limiter: TokenBucket) => heardFrom.has(limiter);
+
 export function observeRateLimit(limiter: TokenBucket, res: Response, othersInFlight = 0) {
   const left = Number(res.headers.get('x-rate-limit-requests-left'));
   const quota = Number(res.headers.get('x-rate-limit-requests-quota'));
@@ -28,6 +34,7 @@ export function observeRateLimit(limiter: TokenBucket, res: Response, othersInFl
     return;
   }
   if (!hasSignals) return;
+  heardFrom.add(limiter);
   const refill = quota > 0 && windowMs > 0 ? (quota / windowMs) * 1000 : undefined;
   // Requests still on their way were not counted in `left` yet (or were, and we are merely careful).
   limiter.observe(Math.max(0, left - othersInFlight), quota > 0 ? quota : undefined, refill);

@@ -16,7 +16,7 @@ import type {
   RefundInput,
   RefundResult,
 } from '../types.ts';
-import { type BcClient, providerMessage } from './client.ts';
+import { type BcClient, knowsWhatIsLeft, providerMessage } from './client.ts';
 import { updateBcPickup } from './pickup.ts';
 import { listRefunds, readRefund, writeRefund } from './returns.ts';
 import * as S from './schemas.ts';
@@ -253,6 +253,8 @@ export class BigCommerceConnector implements Connector {
 
   readBudget(): Promise<void> {
     const limiter = this.client.limiter;
+    // Before any answer, what is left is a guess of one request: nothing to hold a read back for.
+    if (!knowsWhatIsLeft(limiter)) return Promise.resolve();
     return inLane('background', () => limiter.whenAvailable(Math.floor(limiter.capacity / 3)));
   }
 

@@ -19,7 +19,7 @@ import {
   inventoryTopicSql,
   isInventoryTopic,
   processInventoryEvents,
-} from '../inventory/inbound.ts';
+} from '../inventory/inbound.events.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
