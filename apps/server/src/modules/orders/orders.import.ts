@@ -208,7 +208,7 @@ async function changedOrders(
     ? await services.db
         .select({ externalId: orders.externalId, at: orders.providerUpdatedAt })
         .from(orders)
-        .where(and(eq(orders.channelId, row.id), inArray(orders.externalId, ids)))
+        .where(and(eq(orders.accountId, row.accountId), eq(orders.channelId, row.id), inArray(orders.externalId, ids)))
     : [];
   const heldAt = new Map(held.map((h) => [h.externalId, h.at.getTime()]));
   const items: Listed[] = [];
