@@ -4,7 +4,7 @@
 // commit carry a few dozen events instead of one each, and the provider waits for no more than the write before.
 // At rest it is one insert per event, as before.
 import type { ChannelType } from '@switchyard/contracts';
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../connectors/types.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
@@ -119,4 +119,49 @@ async function insert(services: Services, batch: Waiting[]): Promise<Map<string,
       { id: r.id, channelId: r.channel_id, accountId: r.account_id },
     ]),
   );
+}
+
+export type StoredEvent = typeof webhookEvents.$inferSelect;
+
+/**
+ * For a channel's pass (stock events, order events): up to `limit` of its unprocessed events matching `where`,
+ * oldest first, each with one more attempt counted. Answers how many were found waiting and those this pass took
+ * (an event another pass finished meanwhile is left out), oldest first.
+ */
+export async function takeWaitingEvents(
+  services: Services,
+  channelId: string,
+  where: SQL | undefined,
+  limit: number,
+  maxAttempts?: number,
+): Promise<{ found: number; events: StoredEvent[] }> {
+  const waiting = await services.db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.channelId, channelId),
+        isNull(webhookEvents.processedAt),
+        where,
+        maxAttempts === undefined ? undefined : lt(webhookEvents.attempts, maxAttempts),
+      ),
+    )
+    .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
+    .limit(limit);
+  if (waiting.length === 0) return { found: 0, events: [] };
+  const events = await services.db
+    .update(webhookEvents)
+    .set({ attempts: sql`${webhookEvents.attempts} + 1` })
+    .where(
+      and(
+        inArray(
+          webhookEvents.id,
+          waiting.map((w) => w.id),
+        ),
+        isNull(webhookEvents.processedAt),
+      ),
+    )
+    .returning();
+  events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
+  return { found: waiting.length, events };
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, or } from 'drizzle-orm';
 import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
+import { takeWaitingEvents } from '../channels/channels.intake.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
@@ -166,28 +167,8 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     // A push that started while this pass waited holds its events back as well (its end queues the pass).
     if (deferWhilePushing(channelId)) return 0;
   }
-  const waiting = await services.db
-    .select({ id: webhookEvents.id })
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.channelId, channelId), isNull(webhookEvents.processedAt), inventoryTopicSql()))
-    .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
-    .limit(INVENTORY_BATCH);
-  if (waiting.length === 0) return 0;
-  const events = await services.db
-    .update(webhookEvents)
-    .set({ attempts: sql`${webhookEvents.attempts} + 1` })
-    .where(
-      and(
-        inArray(
-          webhookEvents.id,
-          waiting.map((w) => w.id),
-        ),
-        isNull(webhookEvents.processedAt),
-      ),
-    )
-    .returning();
-  if (events.length === 0) return waiting.length;
-  events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
+  const { found, events } = await takeWaitingEvents(services, channelId, inventoryTopicSql(), INVENTORY_BATCH);
+  if (events.length === 0) return found;
   const ids = events.map((e) => e.id);
   const finish = (outcome: string) =>
     services.db
@@ -198,11 +179,11 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
     if (!channel || !['connected', 'error'].includes(channel.status)) {
       await finish('channel was not connected');
-      return waiting.length;
+      return found;
     }
     if (!channel.features?.inventory) {
       await finish('inventory sync is off for this channel');
-      return waiting.length;
+      return found;
     }
     let reports: ChannelReport[] = [];
     if (channel.type === 'bigcommerce') {
@@ -238,12 +219,12 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     }
     if (reports.length === 0) {
       await finish('no stock in the event');
-      return waiting.length;
+      return found;
     }
     const result = await applyChannelReports(services, channel, reports, 'channel');
     const of = events.length > 1 ? ` (one pass over ${events.length} events)` : '';
     await finish(`stock: ${result.changed} changed, ${result.unchanged} unchanged, ${result.ignored} ignored${of}`);
-    return waiting.length;
+    return found;
   } catch (err) {
     await services.db
       .update(webhookEvents)

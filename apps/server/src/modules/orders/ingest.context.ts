@@ -198,6 +198,15 @@ export async function soloContext(
   lines: ProviderOrderLine[],
   touched: Set<string>,
 ): Promise<IngestContext> {
+  const { itemOf } = await catalogOf(tx, channel, lines);
+  return { tx, channel, orderId, ours, resolve, itemOf, timeline: [], variantsTouched: touched };
+}
+
+/**
+ * The catalog some lines name: our variant of each SKU, the variants (sorted, the order their levels are locked
+ * in), and the channel's inventory item of each variant it lists.
+ */
+export async function catalogOf(tx: Tx, channel: IngestChannel, lines: Pick<ProviderOrderLine, 'sku'>[]) {
   const skus = [...new Set(lines.map((l) => l.sku).filter((s): s is string => !!s))];
   const found = skus.length
     ? await tx
@@ -205,7 +214,8 @@ export async function soloContext(
         .from(variants)
         .where(and(eq(variants.accountId, channel.accountId), inArray(variants.sku, skus)))
     : [];
-  const variantIds = found.map((v) => v.id);
+  const variantOf = new Map(found.map((v) => [v.sku, { id: v.id }]));
+  const variantIds = [...new Set(found.map((v) => v.id))].sort();
   const items = variantIds.length
     ? await tx
         .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
@@ -215,7 +225,7 @@ export async function soloContext(
   const itemOf = new Map(
     items.filter((i) => i.inventoryItemId).map((i) => [i.variantId, i.inventoryItemId as string] as const),
   );
-  return { tx, channel, orderId, ours, resolve, itemOf, timeline: [], variantsTouched: touched };
+  return { variantOf, variantIds, itemOf };
 }
 
 export const nameOf = (ctx: IngestContext, locationId: string) =>

@@ -11,10 +11,10 @@ import { type LockedChannelLevel, lockChannelLevels } from '../inventory/claims.
 import { withDirtyMarkedOnce } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
-import { listings, variants } from '../products/products.tables.ts';
 import { lockLevelsFor } from '../routing/routing.allocate.ts';
 import {
   type Batch,
+  catalogOf,
   contextFor,
   flushTimeline,
   headerOf,
@@ -169,23 +169,10 @@ async function takeInBatch(
     : [];
   const existingOf = new Map(existing.map((o) => [o.externalId, o]));
   // The catalog the lines name, and the channel's item of each variant.
-  const skus = [...new Set(sorted.flatMap((o) => o.lines.map((l) => l.sku)).filter((x): x is string => !!x))];
-  const found = skus.length
-    ? await tx
-        .select({ id: variants.id, sku: variants.sku })
-        .from(variants)
-        .where(and(eq(variants.accountId, channel.accountId), inArray(variants.sku, skus)))
-    : [];
-  const variantOf = new Map(found.map((v) => [v.sku, { id: v.id }]));
-  const variantIds = [...new Set(found.map((v) => v.id))].sort();
-  const items = variantIds.length
-    ? await tx
-        .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
-        .from(listings)
-        .where(and(eq(listings.channelId, channel.id), inArray(listings.variantId, variantIds)))
-    : [];
-  const itemOf = new Map(
-    items.filter((i) => i.inventoryItemId).map((i) => [i.variantId, i.inventoryItemId as string] as const),
+  const { variantOf, variantIds, itemOf } = await catalogOf(
+    tx,
+    channel,
+    sorted.flatMap((o) => o.lines),
   );
   // Then the channel's levels the lines' claims meet, then our levels of every variant named.
   const claimLevels = sorted.flatMap((o) =>

@@ -4,11 +4,12 @@
 // orders are then taken in together by ingestOrders (several per transaction, one by one if one fails).
 // Acknowledging a webhook costs one insert; a burst of them queues one pass, not a job each (bench/orders.ts
 // "ingest").
-import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { PROVIDERS } from '../../connectors/index.ts';
 import type { Connector, ProviderOrder } from '../../connectors/types.ts';
 import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
+import { takeWaitingEvents } from '../channels/channels.intake.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels, webhookEvents } from '../channels/channels.tables.ts';
 import { ingestOrders } from './ingest.ts';
@@ -48,35 +49,14 @@ type EventRow = typeof webhookEvents.$inferSelect;
 
 /** One batch; answers how many events it found waiting. */
 async function drainOrderEvents(services: Services, channelId: string): Promise<number> {
-  const waiting = await services.db
-    .select({ id: webhookEvents.id })
-    .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.channelId, channelId),
-        isNull(webhookEvents.processedAt),
-        inArray(webhookEvents.topic, [...ORDER_TOPICS]),
-        lt(webhookEvents.attempts, MAX_ATTEMPTS),
-      ),
-    )
-    .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
-    .limit(BATCH);
-  if (waiting.length === 0) return 0;
-  const events = await services.db
-    .update(webhookEvents)
-    .set({ attempts: sql`${webhookEvents.attempts} + 1` })
-    .where(
-      and(
-        inArray(
-          webhookEvents.id,
-          waiting.map((w) => w.id),
-        ),
-        isNull(webhookEvents.processedAt),
-      ),
-    )
-    .returning();
-  if (events.length === 0) return waiting.length;
-  const started = performance.now();
+  const { found, events } = await takeWaitingEvents(
+    services,
+    channelId,
+    inArray(webhookEvents.topic, [...ORDER_TOPICS]),
+    BATCH,
+    MAX_ATTEMPTS,
+  );
+  if (events.length === 0) return found;
   const outcomes = await takeIn(services, channelId, events);
   // Every outcome in one statement (each order has its own: "order #1001: created").
   if (outcomes.size > 0) {
@@ -88,13 +68,9 @@ async function drainOrderEvents(services: Services, channelId: string): Promise<
       update ${webhookEvents} set processed_at = ${new Date().toISOString()}::timestamptz, outcome = v.outcome, error = null
       from (values ${rows}) as v(id, outcome) where ${webhookEvents.id} = v.id`);
   }
-  services.logger.debug(
-    { channelId, events: events.length, ms: Math.round(performance.now() - started) },
-    'order events batch',
-  );
   const failed = events.filter((e) => !outcomes.has(e.id));
   if (failed.length > 0) throw new Error(`${failed.length} order event(s) failed; they are retried`);
-  return waiting.length;
+  return found;
 }
 
 /**
@@ -166,6 +142,7 @@ async function takeIn(services: Services, channelId: string, events: EventRow[])
   services.logger.debug(
     {
       channelId,
+      events: events.length,
       orders: toTake.length,
       readMs: Math.round(readMs),
       ingestMs: Math.round(performance.now() - startedAt - readMs),
