@@ -248,10 +248,11 @@ export async function claimChannelMovement(
     .onConflictDoNothing()
     .returning({ id: channelStockClaims.id });
   if (!inserted) return none;
-  for (const { c, take } of takes) {
-    c.remaining -= sign * take;
-    await tx.update(channelStockClaims).set({ remaining: c.remaining }).where(eq(channelStockClaims.id, c.id));
-  }
+  for (const { c, take } of takes) c.remaining -= sign * take;
+  await setRemaining(
+    tx,
+    takes.map(({ c }) => c),
+  );
   if (reversed > 0) {
     await applyMovements(tx, accountId, [
       {
@@ -431,9 +432,7 @@ export async function writeClaims(
   changed: OpenClaim[],
   counted: { variantId: string; externalLocationId: string; locationId: string; qty: number; at: Date; key: string }[],
 ) {
-  for (const c of new Set(changed)) {
-    await tx.update(channelStockClaims).set({ remaining: c.remaining }).where(eq(channelStockClaims.id, c.id));
-  }
+  await setRemaining(tx, [...new Set(changed)]);
   for (let i = 0; i < counted.length; i += 1000) {
     await tx
       .insert(channelStockClaims)
@@ -453,6 +452,24 @@ export async function writeClaims(
       )
       .onConflictDoNothing();
   }
+}
+
+/** What is left of each claim, written in one statement (a stock pass changes one per order it meets). */
+async function setRemaining(tx: Tx, claims: { id: number; remaining: number }[]) {
+  if (claims.length === 0) return;
+  if (claims.length === 1) {
+    const [c] = claims as [{ id: number; remaining: number }];
+    await tx.update(channelStockClaims).set({ remaining: c.remaining }).where(eq(channelStockClaims.id, c.id));
+    return;
+  }
+  const rows = sql.join(
+    claims.map((c) => sql`(${c.id}::bigint, ${c.remaining}::int)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${channelStockClaims} set remaining = v.remaining
+    from (values ${rows}) as v(id, remaining)
+    where ${channelStockClaims.id} = v.id`);
 }
 
 /** Housekeeping (the minute sweep): claims that are met, or too old to be met, are deleted. */

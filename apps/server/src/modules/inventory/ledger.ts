@@ -109,30 +109,39 @@ const byLevel = (a: MovementInput, b: MovementInput) =>
       ? -1
       : 1;
 
-/** One round of movements of distinct levels: create missing levels, lock all, write movements, update. */
+/** One round of movements of distinct levels: lock all (creating those missing), write movements, update. */
 async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Promise<AppliedMovement[]> {
-  await tx
-    .insert(inventoryLevels)
-    .values(chunk.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
-    .onConflictDoNothing();
-  const locked = await tx
-    .select({
-      variantId: inventoryLevels.variantId,
-      locationId: inventoryLevels.locationId,
-      onHand: inventoryLevels.onHand,
-      reserved: inventoryLevels.reserved,
-      accountId: inventoryLevels.accountId,
-    })
-    .from(inventoryLevels)
-    // The variants × locations of the chunk (a superset of its levels), locked in one stable order.
-    .where(
-      and(
-        inArray(inventoryLevels.variantId, [...new Set(chunk.map((m) => m.variantId))]),
-        inArray(inventoryLevels.locationId, [...new Set(chunk.map((m) => m.locationId))]),
-      ),
-    )
-    .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
-    .for('update');
+  // The variants × locations of the chunk (a superset of its levels), locked in one stable order. Nearly always
+  // every level exists (an order reserves where there is stock): then that is the one statement; a level seen
+  // for the first time is made first, and all are locked again.
+  const lock = () =>
+    tx
+      .select({
+        variantId: inventoryLevels.variantId,
+        locationId: inventoryLevels.locationId,
+        onHand: inventoryLevels.onHand,
+        reserved: inventoryLevels.reserved,
+        accountId: inventoryLevels.accountId,
+      })
+      .from(inventoryLevels)
+      .where(
+        and(
+          inArray(inventoryLevels.variantId, [...new Set(chunk.map((m) => m.variantId))]),
+          inArray(inventoryLevels.locationId, [...new Set(chunk.map((m) => m.locationId))]),
+        ),
+      )
+      .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
+      .for('update');
+  let locked = await lock();
+  const found = new Set(locked.map((l) => `${l.variantId}|${l.locationId}`));
+  const missing = chunk.filter((m) => !found.has(`${m.variantId}|${m.locationId}`));
+  if (missing.length > 0) {
+    await tx
+      .insert(inventoryLevels)
+      .values(missing.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
+      .onConflictDoNothing();
+    locked = await lock();
+  }
   const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, l]));
 
   const results: AppliedMovement[] = [];
