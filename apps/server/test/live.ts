@@ -127,6 +127,11 @@ export class SandboxControl {
       : this.call('DELETE', `/_control/${provider}/${shop}/faults`);
   }
   /** Resolves when every webhook the sandbox sent so far was delivered or gave up. */
+  /** How long the server took to answer each webhook landed since `from` (a count this answered before). */
+  acks(from: number) {
+    return this.call<{ count: number; ms: number[] }>('GET', `/_control/deliveries/acks?from=${from}`);
+  }
+
   settle() {
     return this.call<{ ok: true }>('POST', '/_control/deliveries/settle', undefined, 15 * 60_000);
   }

@@ -102,6 +102,12 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext, control
     ),
   }));
 
+  // How long the receiver took to answer each webhook landed since `from` (a `count` this answered before; 0 for
+  // all that are kept): the acknowledgement times a provider sees, for benches.
+  app.get<{ Querystring: { from?: string } }>('/_control/deliveries/acks', async (req) =>
+    ctx.webhooks.acksSince(Number(req.query.from ?? 0) || 0),
+  );
+
   app.post('/_control/deliveries/settle', async () => {
     await ctx.webhooks.settled();
     return { ok: true };

@@ -23,12 +23,21 @@ export interface OutgoingWebhook {
   onFailed?: () => void;
 }
 
+const MAX_ACKS = 200_000;
+
 /**
  * Sends webhooks the way providers do: asynchronously, after the change that caused them, retried with
  * backoff when the receiver fails. `settled()` lets a test wait until everything sent so far has landed.
  */
 export class WebhookSender {
   readonly log: Delivery[] = [];
+  /**
+   * How long each delivered webhook waited for the receiver's answer (ms, the attempt that succeeded), in the
+   * order they landed: what a provider waits for. `acked` counts every one ever landed; the list keeps the last
+   * MAX_ACKS, so a reader asks for those since a count it read before (`acksSince`).
+   */
+  private readonly ackTimes: number[] = [];
+  private acked = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private seq = 0;
 
@@ -76,6 +85,7 @@ export class WebhookSender {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       delivery.attempts = attempt;
       const release = await this.turn();
+      const started = performance.now();
       try {
         const res = await fetch(webhook.url, {
           method: 'POST',
@@ -87,6 +97,9 @@ export class WebhookSender {
         await res.arrayBuffer().catch(() => undefined);
         if (res.ok) {
           delivery.status = 'delivered';
+          this.ackTimes.push(performance.now() - started);
+          this.acked++;
+          if (this.ackTimes.length > MAX_ACKS) this.ackTimes.splice(0, this.ackTimes.length - MAX_ACKS);
           return;
         }
       } catch {
@@ -98,6 +111,12 @@ export class WebhookSender {
     }
     delivery.status = 'failed';
     webhook.onFailed?.();
+  }
+
+  /** The answer times of the webhooks landed after the first `from` (a count `acksSince` answered before). */
+  acksSince(from: number): { count: number; ms: number[] } {
+    const kept = this.acked - this.ackTimes.length;
+    return { count: this.acked, ms: this.ackTimes.slice(Math.max(0, from - kept)) };
   }
 
   /** Resolves when every delivery started so far has succeeded or given up. */
