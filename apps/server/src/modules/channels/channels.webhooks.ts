@@ -14,18 +14,18 @@ import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
 import {
-  absorbEchoes,
   carriedReports,
   inventoryTopicSql,
   isInventoryTopic,
   processInventoryEvents,
 } from '../inventory/inbound.events.ts';
-import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
+import { queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
 import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from '../orders/order-events.ts';
 import { processOrderEvent } from '../orders/orders.import.ts';
 import { processReturnEvent } from '../returns/returns.import.ts';
+import { settleStockEvent } from './channels.echoes.ts';
 import { storeReceived } from './channels.intake.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
@@ -248,29 +248,6 @@ async function storeEvent(
   // Stock changes are latency-critical: this process's idle webhook workers fetch it now, not at their next poll.
   services.queue?.notify?.(CHANNEL_WEBHOOK_JOB);
   return { status: 200, duplicate: false, id: stored.id };
-}
-
-/**
- * After a stock event's answer: the echo of our own push is recorded on its level now (it would only take a
- * worker's turn from a real change); anything else queues the channel's stock pass.
- */
-async function settleStockEvent(
-  services: Services,
-  channelId: string,
-  id: string,
-  event: Omit<WebhookEvent, 'occurredAt'> & { occurredAt: Date | null },
-) {
-  const reports = carriedReports({ ...event, receivedAt: new Date() });
-  if (reports && (await absorbEchoes(services, channelId, reports))) {
-    const [absorbed] = await services.db
-      .update(webhookEvents)
-      .set({ processedAt: new Date(), outcome: 'echo of our push: nothing to do', attempts: 1 })
-      .where(and(eq(webhookEvents.id, id), isNull(webhookEvents.processedAt), eq(webhookEvents.attempts, 0)))
-      .returning({ id: webhookEvents.id });
-    if (absorbed) return;
-  }
-  // While this process pushes the channel, the push's end queues its stock events (most are its echoes).
-  if (!deferWhilePushing(channelId)) await queueStockEvents(services, channelId);
 }
 
 /** The event made storable; an id too long for the unique index is kept as its hash. */

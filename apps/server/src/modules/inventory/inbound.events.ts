@@ -92,13 +92,17 @@ function bigcommercePairs(event: Pick<EventRow, 'payload'>, mappedExternalIds: s
 }
 
 /**
- * At intake, before anything is queued: a Shopify or Square report of exactly what we pushed (the echo of
- * our own push, most of the webhooks a push brings back) changes nothing and needs no processing. True when
- * every level the event reports is such an echo; anything else (a real change, an unknown level) goes to the job.
+ * At intake, before anything is queued: a Shopify or Square report of exactly what we pushed (the echo of our own
+ * push, most of the webhooks a push brings back) changes nothing and needs no processing. Answers, for the reports
+ * of one or more events of the channel (one read for all the levels they name), whether each is such an echo; an
+ * event is one when every level it reports is. Anything else (a real change, an unknown level) goes to the pass.
  */
-export async function absorbEchoes(services: Services, channelId: string, reports: ChannelReport[]): Promise<boolean> {
-  if (reports.length === 0) return false;
-  // One read for every level the event names (a Square event carries up to 100 counts).
+export async function echoesAmong(
+  services: Services,
+  channelId: string,
+  reports: ChannelReport[],
+): Promise<(report: ChannelReport) => boolean> {
+  if (reports.length === 0) return () => false;
   const rows = await services.db
     .select({
       inventoryItemId: channelStock.inventoryItemId,
@@ -121,10 +125,10 @@ export async function absorbEchoes(services: Services, channelId: string, report
     const key = `${row.inventoryItemId}|${row.externalLocationId}`;
     byLevel.set(key, [...(byLevel.get(key) ?? []), row]);
   }
-  return reports.every((report) => {
+  return (report) => {
     const levels = byLevel.get(`${report.inventoryItemId}|${report.externalLocationId}`) ?? [];
     return levels.length > 0 && levels.every((row) => isEcho(row, report));
-  });
+  };
 }
 
 const INVENTORY_BATCH = 500;
