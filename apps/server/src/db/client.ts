@@ -29,6 +29,11 @@ export interface Database extends SqlExecutor {
   readonly db: Db;
   /** For pg-boss on a server: it keeps a pool of its own. */
   readonly connectionString?: string;
+  /**
+   * Where webhook acknowledgements are written (channels.intake.ts): on a server, a connection of their own, so
+   * a provider never waits for one of the pool's to come free from a batch's transaction. PGlite: `db`.
+   */
+  readonly intake: Db;
   migrate(): Promise<void>;
   /**
    * Holds the lock named `key` across processes until the answered release is called or the process dies;
@@ -64,6 +69,7 @@ async function openPglite(options: { dataDir: string } | { memory: true; loadDat
   return {
     kind: 'pglite',
     db,
+    intake: db,
     async executeSql(text, values = []) {
       // pg-boss sends its schema set-up as one multi-statement text, which only the simple protocol takes.
       if (values.length === 0 && text.includes(';')) {
@@ -88,10 +94,14 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  const intakePool = new pg.Pool({ connectionString: url, max: 1 });
+  intakePool.on('error', () => {});
+  const intake = drizzleNodePg({ client: intakePool, schema, casing: 'snake_case' }) as unknown as Db;
   let closed = false;
   return {
     kind: 'postgres',
     db,
+    intake,
     connectionString: url,
     executeSql: (text, values = []) => pool.query(text, values),
     migrate: () => migrateNodePg(drizzleNodePg({ client: pool, casing: 'snake_case' }), { migrationsFolder }),
@@ -124,7 +134,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await Promise.all([pool.end(), intakePool.end()]);
     },
   };
 }

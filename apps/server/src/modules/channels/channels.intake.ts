@@ -97,7 +97,7 @@ async function write(services: Services, writer: Writer) {
  */
 async function insert(services: Services, batch: Waiting[]): Promise<Map<string, Stored>> {
   const rows = batch.map((w, ord) => ({ ...w.row, ord }));
-  const result = await services.db.execute(sql`
+  const result = await services.database.intake.execute(sql`
     with v as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(
         id text, provider text, event_id text, topic text, shop text, payload jsonb, occurred_at timestamptz, ord int)
