@@ -47,6 +47,13 @@ const settings = {
   /** Orders of the ingest burst, and how many are placed at once. */
   ingestOrders: int('BENCH_INGEST_ORDERS', 2000),
   ingestConcurrency: int('BENCH_INGEST_CONCURRENCY', 16),
+  /**
+   * After the burst, orders placed at a steady rate for this many seconds (0: none): the acknowledgement times a
+   * provider sees at a rate the machine keeps up with, rather than while a burst five times its capacity queues.
+   */
+  sustainedSeconds: int('BENCH_INGEST_SUSTAINED_SECONDS', 20),
+  /** Orders a second of that phase (0: 60 % of what the burst processed a second). */
+  sustainedRate: int('BENCH_INGEST_RATE', 0),
   /** Orders seeded for the list figures on PGlite and on PostgreSQL. */
   listPglite: int('BENCH_LIST_ORDERS_PGLITE', 100_000),
   listPostgres: int('BENCH_LIST_ORDERS_POSTGRES', 1_000_000),
@@ -152,7 +159,13 @@ async function main(): Promise<number> {
     const figures: Record<string, unknown> = {};
     const setUp = await setUpMerchant(appBase, sandbox, login, database === 'pglite' ? 'opg' : 'opq');
     if (database === 'pglite' && settings.effectOrders > 0) figures.effect = await effect(sandbox, setUp);
-    if (settings.ingestOrders > 0) figures.ingest = await ingest(sandbox, setUp, app.proc.pid);
+    if (settings.ingestOrders > 0) {
+      const burst = await ingest(sandbox, setUp, settings.ingestOrders, 0, app.proc.pid);
+      figures.ingest = burst;
+      const rate = settings.sustainedRate || Math.max(1, Math.floor(burst.processedPerSecond * 0.6));
+      if (settings.sustainedSeconds > 0)
+        figures.ingestSustained = await ingest(sandbox, setUp, rate * settings.sustainedSeconds, rate, app.proc.pid);
+    }
     const listOrders = database === 'pglite' ? settings.listPglite : settings.listPostgres;
     if (listOrders > 0) {
       await stopServer(app);
@@ -359,14 +372,26 @@ function pick(kind: Kind, snap: Awaited<ReturnType<typeof snapshots>>, n: number
   return null;
 }
 
-async function place(sandbox: SandboxControl, shops: Shops, kind: Kind, body: Record<string, unknown>) {
+/** Places an order; with `refusable`, answers false when the shop had no stock left for it (409) rather than throw. */
+async function place(
+  sandbox: SandboxControl,
+  shops: Shops,
+  kind: Kind,
+  body: Record<string, unknown>,
+  refusable = false,
+) {
   const provider = providerOf(kind);
   const res = await fetch(`${sandbox.base}/_control/${provider}/${shops[provider]}/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+  if (refusable && res.status === 409) {
+    await res.arrayBuffer();
+    return false;
+  }
   if (res.status >= 300) throw new Error(`placing a ${kind} order answered ${res.status}: ${await res.text()}`);
+  return true;
 }
 
 // ------------------------------------------------------------------------------------------------ effect
@@ -421,7 +446,11 @@ async function effect(sandbox: SandboxControl, setUp: SetUp) {
 
 // ------------------------------------------------------------------------------------------------ ingest
 
-async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number) {
+/**
+ * `orders` placed at `rate` a second (0: as fast as the simulators take them, `ingestConcurrency` at once) until
+ * every one is in our orders table with its units reserved.
+ */
+async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rate: number, serverPid?: number) {
   const { shops, merchant } = setUp;
   // What is measured is our intake: the simulators' rate limits are lifted (each order webhook of BigCommerce
   // and Square, and Shopify's without a stock location, is read back with getOrder).
@@ -432,7 +461,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number)
   const snap = await snapshots(sandbox, shops);
   const plan: { kind: Kind; body: Record<string, unknown> }[] = [];
   const taken = new Map<string, number>();
-  for (let i = 0; plan.length < settings.ingestOrders && i < settings.ingestOrders * 4; i++) {
+  for (let i = 0; plan.length < orders && i < orders * 4; i++) {
     const kind = KINDS[i % KINDS.length] as Kind;
     const chosen = pick(kind, snap, i);
     if (!chosen) continue;
@@ -446,16 +475,22 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number)
   }
   const acksFrom = (await sandbox.acks(0)).count;
   const cpu0 = cpuSeconds(serverPid);
+  const machine0 = machineTicks();
   const loadBefore = load();
   const t0 = performance.now();
   let next = 0;
   let placed = 0;
+  let refused = 0;
   await Promise.all(
     Array.from({ length: settings.ingestConcurrency }, async () => {
       while (next < plan.length) {
-        const o = plan[next++] as (typeof plan)[number];
-        await place(sandbox, shops, o.kind, o.body);
-        placed++;
+        const i = next++;
+        const o = plan[i] as (typeof plan)[number];
+        // At a steady rate, each order at its own time (the workers only keep a slow answer from holding the next).
+        if (rate > 0) await sleep(t0 + (i * 1000) / rate - performance.now());
+        // The steady phase plans from stock the burst's pushes may still be lowering: a sale the shop refuses is left.
+        if (await place(sandbox, shops, o.kind, o.body, rate > 0)) placed++;
+        else refused++;
       }
     }),
   );
@@ -469,6 +504,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number)
   }
   const ingestMs = performance.now() - t0;
   const serverCpu = cpuSeconds(serverPid) - cpu0;
+  const machine1 = machineTicks();
   await sandbox.settle();
   const acks = (await sandbox.acks(acksFrom)).ms;
   const ackFigures = summary(acks);
@@ -476,6 +512,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number)
   await sandbox.action('bigcommerce', shops.bigcommerce, 'plan', { plan: 'standard' });
   const result = {
     orders: placed,
+    ...(rate > 0 ? { ratePerSecond: rate, refusedByTheShop: refused } : {}),
     imported: done,
     placedPerSecond: round(placed / (placedMs / 1000)),
     processedPerSecond: round(done / (ingestMs / 1000)),
@@ -484,12 +521,24 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, serverPid?: number)
     // The server's CPU (user + system, from /proc) while the burst went in, per order: all it did meanwhile
     // (webhooks, reads from the simulators, intake, pushes to the other shops and their echoes).
     serverCpuMsPerOrder: done > 0 ? round((serverCpu * 1000) / done, 2) : null,
+    // Both cores' busy share over the phase (/proc/stat): the server, the database, the simulators and this bench.
+    machineBusy: round(1 - (machine1.idle - machine0.idle) / Math.max(1, machine1.total - machine0.total), 2),
     loadAverage: { before: loadBefore, after: load() },
     targetPerSecondPostgres: 200,
     targetAckP99Ms: 50,
   };
-  log(`  ingest: ${JSON.stringify(result)}`);
+  log(`  ingest${rate > 0 ? ` at ${rate}/s` : ''}: ${JSON.stringify(result)}`);
   return result;
+}
+
+/** The machine's CPU ticks since boot, all and idle (idle + iowait), from /proc/stat. */
+function machineTicks(): { total: number; idle: number } {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    return { total: cpu.reduce((a, b) => a + b, 0), idle: (cpu[3] ?? 0) + (cpu[4] ?? 0) };
+  } catch {
+    return { total: 0, idle: 0 };
+  }
 }
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 where it cannot be read. */
