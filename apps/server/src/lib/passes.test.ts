@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passesPerKey } from './passes.ts';
+import { passesPerKey, turns } from './passes.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -47,5 +47,43 @@ describe('passesPerKey', () => {
     await expect(first).rejects.toThrow('first pass failed');
     await expect(second).resolves.toBeUndefined();
     expect(runs).toBe(2);
+  });
+});
+
+describe('turns', () => {
+  it('lets `limit` holders in at once, hands an ended turn to the longest waiting, and ends a turn once', async () => {
+    const take = turns(2);
+    const first = await take();
+    const second = await take();
+    const order: string[] = [];
+    const third = take().then((end) => {
+      order.push('third');
+      return end;
+    });
+    const fourth = take().then((end) => {
+      order.push('fourth');
+      return end;
+    });
+    await tick();
+    expect(order).toEqual([]);
+    first();
+    first(); // ended already: does not let a second waiter in
+    await tick();
+    expect(order).toEqual(['third']);
+    second();
+    await tick();
+    expect(order).toEqual(['third', 'fourth']);
+    (await third)();
+    (await fourth)();
+    // Both turns free again: two take at once, a third waits.
+    const [a, b] = await Promise.all([take(), take()]);
+    let late = false;
+    void take().then(() => {
+      late = true;
+    });
+    await tick();
+    expect(late).toBe(false);
+    a();
+    b();
   });
 });

@@ -33,3 +33,24 @@ export function passesPerKey<Owner extends object>(
     }
   };
 }
+
+/**
+ * At most `limit` holders at once: `take()` answers when it is the caller's turn, with the function that ends it
+ * (once; a second call does nothing). A turn that ends goes to the longest waiting caller.
+ */
+export function turns(limit: number): () => Promise<() => void> {
+  let taken = 0;
+  const waiting: (() => void)[] = [];
+  return async () => {
+    if (taken < limit) taken += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // handed the turn of one that ended
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = waiting.shift();
+      if (next) next();
+      else taken -= 1;
+    };
+  };
+}

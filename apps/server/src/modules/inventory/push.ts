@@ -5,6 +5,7 @@ import type { SyncTrigger } from '@switchyard/contracts';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { InventorySet, InventorySetResult } from '../../connectors/types.ts';
 import { DomainError } from '../../lib/errors.ts';
+import { turns } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { type ChannelRow, connectorFor, findChannel, providerFailure } from '../channels/channels.service.ts';
@@ -535,6 +536,12 @@ interface Running {
 const running = new Map<string, Running>();
 /** How soon a push that found its channel being pushed by another process tries again. */
 const BUSY_RETRY_SECONDS = 2;
+/**
+ * Pushes of different channels running at once in this process (as many as the job's workers): each holds a
+ * connection for its lock while it uses another, so unbounded pushes could take the whole pool. Requests for a
+ * channel waiting for its turn join its push.
+ */
+const pushTurn = turns(3);
 
 /**
  * Runs the push for a channel in this process, one at a time per channel: a request while one runs makes
@@ -550,14 +557,17 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
   const state: Running = { again: false, trigger, done: Promise.resolve() };
   running.set(channelId, state);
   state.done = (async () => {
+    const turnDone = await pushTurn();
     // Workers in other processes (on a shared PostgreSQL) push the same channels: one at a time across them.
     // A push that finds the channel busy elsewhere is queued again shortly; the marks it would have taken wait.
     const release = await services.database.exclusive(`inventory.push:${channelId}`).catch((err) => {
       running.delete(channelId);
+      turnDone();
       throw err;
     });
     if (!release) {
       running.delete(channelId);
+      turnDone();
       await services.queue?.send(
         INVENTORY_PUSH_JOB,
         { channelId, trigger },
@@ -575,7 +585,11 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
       } while (state.again);
     } finally {
       running.delete(channelId);
-      await release();
+      try {
+        await release();
+      } finally {
+        turnDone();
+      }
       await pushEnded(services, channelId);
     }
   })();

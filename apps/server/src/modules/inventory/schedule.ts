@@ -5,22 +5,21 @@ import type { Services } from '../../services.ts';
 export const INVENTORY_PUSH_JOB = 'inventory.push';
 
 /**
- * Queues a push for each channel after the transaction that marked it dirty committed, and wakes this
- * process's push workers so it starts now rather than at their next poll. A push takes every mark made up
- * to its start, so extra jobs for one channel find nothing and are cheap; pushes of one channel run one at
- * a time in a process (push.ts runPush).
+ * Starts a push for each channel after the transaction that marked it dirty committed. In a process that runs
+ * the push workers it starts here at once (push.ts runPush: one at a time per channel, a request while one runs
+ * makes it go round once more), with no job written or fetched: under a stream of orders that was three pg-boss
+ * statements per request, most of them for a push already under way. A run that fails is queued as a job and
+ * retried; a process that dies mid-push leaves its marks, which start-up pushes (pushLeftovers). Elsewhere the
+ * push is queued as a job and this process's workers woken.
  */
 export async function schedulePush(
   services: Services,
   channelIds: Iterable<string>,
   trigger: SyncTrigger = 'change',
 ): Promise<void> {
-  let sent = false;
   for (const channelId of new Set(channelIds)) {
-    await services.queue?.send(INVENTORY_PUSH_JOB, { channelId, trigger }, { singletonKey: `push:${channelId}` });
-    sent = true;
+    await services.queue?.run(INVENTORY_PUSH_JOB, { channelId, trigger }, { singletonKey: `push:${channelId}` });
   }
-  if (sent) services.queue?.notify?.(INVENTORY_PUSH_JOB);
 }
 
 /**

@@ -290,7 +290,10 @@ describe('locations with a Square point of sale', () => {
         sent.push({ name, data });
         return null;
       },
-    } as Pick<JobQueue, 'send'> as JobQueue;
+      run: async (name: string, data: object) => {
+        sent.push({ name, data });
+      },
+    } as Pick<JobQueue, 'send' | 'run'> as JobQueue;
   });
   afterAll(async () => {
     await t?.close();
