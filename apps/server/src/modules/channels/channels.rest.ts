@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { RestApp, RestVersion } from '../../rest/route.ts';
 import { restRoute } from '../../rest/route.ts';
 import type { Services } from '../../services.ts';
-import { startFullPush } from '../inventory/push.ts';
+import { startFullPush } from '../inventory/push.run.ts';
 import { startReconcile } from '../inventory/reconcile.ts';
 import { generateRedirectUrl, processOauth } from './channels.oauth.ts';
 import {

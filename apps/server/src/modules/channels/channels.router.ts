@@ -10,7 +10,7 @@ import {
 } from '@switchyard/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc/init.ts';
-import { startFullPush } from '../inventory/push.ts';
+import { startFullPush } from '../inventory/push.run.ts';
 import { startReconcile } from '../inventory/reconcile.ts';
 import { getOauthUrl } from './channels.oauth.ts';
 import {

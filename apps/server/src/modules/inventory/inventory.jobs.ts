@@ -3,7 +3,7 @@
 import type { SyncTrigger } from '@switchyard/contracts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import type { Services } from '../../services.ts';
-import { pushJobHandler, pushLeftovers } from './push.ts';
+import { pushJobHandler, pushLeftovers } from './push.run.ts';
 import {
   INVENTORY_RECONCILE_DUE_JOB,
   INVENTORY_RECONCILE_JOB,

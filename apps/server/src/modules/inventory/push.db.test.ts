@@ -20,7 +20,8 @@ import { carriedReports } from './inbound.events.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
-import { clearPending, markPending, PUSH_IN_FLIGHT, pushAll, pushChannel } from './push.ts';
+import { pushAll } from './push.run.ts';
+import { clearPending, markPending, PUSH_IN_FLIGHT, pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Tenant = Awaited<ReturnType<typeof createSignedInAccount>>;

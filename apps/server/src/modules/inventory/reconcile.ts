@@ -14,7 +14,7 @@ import { syncs } from '../syncs/syncs.tables.ts';
 import { loadAvailable, pushedLocations } from './available.ts';
 import { applyChannelReports, believedQty, type ChannelReport } from './inbound.ts';
 import { markDirty, rowsOf } from './ledger.ts';
-import { pushLeftovers } from './push.ts';
+import { pushLeftovers } from './push.run.ts';
 import { schedulePush } from './schedule.ts';
 
 export const INVENTORY_RECONCILE_JOB = 'inventory.reconcile';

@@ -26,7 +26,7 @@ import { loadAvailable } from './available.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements, type MovementInput, markDirty } from './ledger.ts';
-import { runPush } from './push.ts';
+import { runPush } from './push.run.ts';
 import { dueChannels, reconcileChannel } from './reconcile.ts';
 import { schedulePush } from './schedule.ts';
 

@@ -14,7 +14,8 @@ import { newId } from '../../lib/ids.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
-import { pushAll, pushChannel } from '../inventory/push.ts';
+import { pushAll } from '../inventory/push.run.ts';
+import { pushChannel } from '../inventory/push.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 

@@ -24,7 +24,7 @@ import { channels, webhookEvents } from '../channels/channels.tables.ts';
 import { processWebhookEvent } from '../channels/channels.webhooks.ts';
 import { inventoryDirty, inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
 import { applyMovements, markDirty } from '../inventory/ledger.ts';
-import { runPush } from '../inventory/push.ts';
+import { runPush } from '../inventory/push.run.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
