@@ -16,7 +16,7 @@ import { INVENTORY_PUSH_JOB } from './schedule.ts';
 export const RECONCILE_DUE_CRON = '* * * * *';
 
 export function inventoryJobDefinitions(services: Services): JobDefinition<never>[] {
-  // Several channels push at once; one channel's pushes run one at a time (push.ts runPush).
+  // Several channels push at once; one channel's pushes run one at a time (push.run.ts runPush).
   const push: JobDefinition<{ channelId: string; trigger?: SyncTrigger }> = {
     name: INVENTORY_PUSH_JOB,
     handler: pushJobHandler(services),

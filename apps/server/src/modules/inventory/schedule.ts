@@ -6,7 +6,7 @@ export const INVENTORY_PUSH_JOB = 'inventory.push';
 
 /**
  * Starts a push for each channel after the transaction that marked it dirty committed. In a process that runs
- * the push workers it starts here at once (push.ts runPush: one at a time per channel, a request while one runs
+ * the push workers it starts here at once (push.run.ts runPush: one at a time per channel, a request while one runs
  * makes it go round once more), with no job written or fetched: under a stream of orders that was three pg-boss
  * statements per request, most of them for a push already under way. A run that fails is queued as a job and
  * retried; a process that dies mid-push leaves its marks, which start-up pushes (pushLeftovers). Elsewhere the
