@@ -7,6 +7,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
+import type { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements, asJson } from './ledger.ts';
 
 /** An expected claim no report met within this long is dropped (the report folded into one we took as ours). */
@@ -138,6 +139,9 @@ export async function claimChannelMovement(
   accountId: string,
   claim: ChannelMovementClaim,
   locked?: LockedChannelLevel,
+  /** With `locked`, for a claim whose key is new in this transaction (a line made in it): its writes are kept
+   * there and written with the batch's (ledger.deferred.ts). */
+  deferred?: DeferredLedger,
 ): Promise<ClaimResult> {
   const none: ClaimResult = { reversed: 0, expected: 0, applied: false };
   if (claim.qty === 0) return none;
@@ -229,22 +233,40 @@ export async function claimChannelMovement(
     reversed += want;
     want = 0;
   }
+  const expectedRow: NewExpectedClaim = {
+    channelId: claim.channelId,
+    variantId: claim.variantId,
+    externalLocationId: claim.externalLocationId,
+    locationId: claim.locationId,
+    qty: claim.qty,
+    remaining: sign * want,
+    at: claim.at,
+    key: claim.key,
+    reference: claim.reference,
+  };
+  const reversal = {
+    variantId: claim.variantId,
+    locationId: claim.locationId,
+    delta: -sign * reversed,
+    reason: claim.reason ?? 'order',
+    source: claim.reason ?? 'order',
+    reference: claim.reference,
+    idempotencyKey: `claim:${claim.key}`,
+    userId: claim.userId ?? null,
+  } as const;
+  if (locked && deferred) {
+    deferred.claim(expectedRow);
+    for (const { c, take } of takes) {
+      c.remaining -= sign * take;
+      deferred.setRemaining(c.id, c.remaining);
+    }
+    if (reversed > 0) deferred.move(reversal);
+    return { reversed: -sign * reversed, expected: sign * want, applied: true };
+  }
   // The claim itself (its key makes a replay a no-op), with what is left expected of it.
   const [inserted] = await tx
     .insert(channelStockClaims)
-    .values({
-      accountId,
-      channelId: claim.channelId,
-      variantId: claim.variantId,
-      externalLocationId: claim.externalLocationId,
-      locationId: claim.locationId,
-      kind: 'expected',
-      qty: claim.qty,
-      remaining: sign * want,
-      at: claim.at,
-      key: claim.key,
-      reference: claim.reference,
-    })
+    .values({ ...expectedRow, accountId, kind: 'expected' })
     .onConflictDoNothing()
     .returning({ id: channelStockClaims.id });
   if (!inserted) return none;
@@ -253,21 +275,35 @@ export async function claimChannelMovement(
     tx,
     takes.map(({ c }) => c),
   );
-  if (reversed > 0) {
-    await applyMovements(tx, accountId, [
-      {
-        variantId: claim.variantId,
-        locationId: claim.locationId,
-        delta: -sign * reversed,
-        reason: claim.reason ?? 'order',
-        source: claim.reason ?? 'order',
-        reference: claim.reference,
-        idempotencyKey: `claim:${claim.key}`,
-        userId: claim.userId ?? null,
-      },
-    ]);
-  }
+  if (reversed > 0) await applyMovements(tx, accountId, [reversal]);
   return { reversed: -sign * reversed, expected: sign * want, applied: true };
+}
+
+/** An expected claim not written yet (`DeferredLedger`), its key fresh in this transaction. */
+export interface NewExpectedClaim {
+  channelId: string;
+  variantId: string;
+  externalLocationId: string;
+  locationId: string;
+  qty: number;
+  remaining: number;
+  at: Date;
+  key: string;
+  reference: string;
+}
+
+/** Expected claims in one statement; a key claimed before is a bug here (their keys are fresh), and throws. */
+export async function insertExpectedClaims(tx: Tx, accountId: string, claims: NewExpectedClaim[]) {
+  for (let i = 0; i < claims.length; i += 1000) {
+    const chunk = claims.slice(i, i + 1000);
+    const inserted = await tx
+      .insert(channelStockClaims)
+      .values(chunk.map((c) => ({ ...c, accountId, kind: 'expected' as const })))
+      .onConflictDoNothing()
+      .returning({ id: channelStockClaims.id });
+    if (inserted.length !== chunk.length)
+      throw new Error('claims: a claim key made in this transaction was used before');
+  }
 }
 
 /**
@@ -455,7 +491,7 @@ export async function writeClaims(
 }
 
 /** What is left of each claim, written in one statement (a stock pass changes one per order it meets). */
-async function setRemaining(tx: Tx, claims: { id: number; remaining: number }[]) {
+export async function setRemaining(tx: Tx, claims: { id: number; remaining: number }[]) {
   if (claims.length === 0) return;
   if (claims.length === 1) {
     const [c] = claims as [{ id: number; remaining: number }];

@@ -1,5 +1,6 @@
 // The ledger under concurrency: adjustments of one level in separate transactions at once all count, and a
-// cause replayed at the same time is applied once. On PGlite and, with TEST_DATABASE_URL, on a server.
+// cause replayed at the same time is applied once; movements a batch keeps are written in order, or not at all.
+// On PGlite and, with TEST_DATABASE_URL, on a server.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
@@ -8,6 +9,7 @@ import { newId } from '../../lib/ids.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { products, variants } from '../products/products.tables.ts';
 import { inventoryLevels, inventoryMovements } from './inventory.tables.ts';
+import { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements } from './ledger.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -66,5 +68,76 @@ describe('ledger concurrency', () => {
     const results = await Promise.all([adjust(-3, 'evt-42'), adjust(-3, 'evt-42'), adjust(-3, 'evt-42')]);
     expect(results.flat().filter((r) => r.applied)).toHaveLength(1);
     expect(await onHand()).toBe(before - 3);
+  });
+});
+
+describe('movements a batch keeps until its end (DeferredLedger)', () => {
+  const level = async (db: Pick<typeof t.services.db, 'select'> = t.services.db) => {
+    const [row] = await db
+      .select({ onHand: inventoryLevels.onHand, reserved: inventoryLevels.reserved })
+      .from(inventoryLevels)
+      .where(and(eq(inventoryLevels.variantId, variantId), eq(inventoryLevels.locationId, locationId)));
+    return row;
+  };
+  const move = (delta: number, reservedDelta: number, key: string) => ({
+    variantId,
+    locationId,
+    delta,
+    reservedDelta,
+    reason: 'order' as const,
+    source: 'order',
+    reference: 'ord_batch',
+    idempotencyKey: key,
+  });
+
+  it('routes on a view that follows each kept movement, then writes them in order, one level many times', async () => {
+    await adjust(20);
+    const before = await level();
+    const run = `k${Date.now()}`;
+    const seen: number[] = [];
+    await t.services.db.transaction(async (tx) => {
+      const ledger = new DeferredLedger(tx, accountId, [variantId], [locationId]);
+      const view = await ledger.available();
+      seen.push(view.get(`${variantId}|${locationId}`) ?? 0);
+      ledger.move(move(0, 4, `${run}:reserve:1`));
+      ledger.move(move(3, 0, `${run}:claim:1`));
+      ledger.move(move(-2, -2, `${run}:consume:1`));
+      seen.push((await ledger.available()).get(`${variantId}|${locationId}`) ?? 0);
+      // A level the batch did not lock is never kept.
+      expect(() => ledger.move({ ...move(0, 1, `${run}:x`), locationId: 'loc_other' })).toThrow(/not locked/);
+      // Nothing is written before the end.
+      expect(await level(tx)).toEqual(before);
+      await ledger.flush();
+    });
+    const free = (before?.onHand ?? 0) - (before?.reserved ?? 0);
+    expect(seen).toEqual([free, free - 4 + 3 - 2 + 2]);
+    expect(await level()).toEqual({ onHand: (before?.onHand ?? 0) + 1, reserved: (before?.reserved ?? 0) + 2 });
+    const written = await t.services.db
+      .select()
+      .from(inventoryMovements)
+      .where(eq(inventoryMovements.reference, 'ord_batch'))
+      .orderBy(inventoryMovements.id);
+    expect(written.map((m) => [m.idempotencyKey, m.delta, m.reservedDelta, m.onHandAfter])).toEqual([
+      [`${run}:reserve:1`, 0, 4, before?.onHand],
+      [`${run}:claim:1`, 3, 0, (before?.onHand ?? 0) + 3],
+      [`${run}:consume:1`, -2, -2, (before?.onHand ?? 0) + 1],
+    ]);
+  });
+
+  it('throws on a key used before and writes nothing of the batch', async () => {
+    await adjust(1, 'used-before');
+    const before = await level();
+    const count = async () => (await t.services.db.select().from(inventoryMovements)).length;
+    const movements = await count();
+    await expect(
+      t.services.db.transaction(async (tx) => {
+        const ledger = new DeferredLedger(tx, accountId, [variantId], [locationId]);
+        ledger.move(move(0, 1, `fresh-${Date.now()}`));
+        ledger.move(move(-1, 0, 'used-before'));
+        await ledger.flush();
+      }),
+    ).rejects.toThrow(/used before/);
+    expect(await level()).toEqual(before);
+    expect(await count()).toBe(movements);
   });
 });

@@ -66,12 +66,105 @@ export async function applyMovements(
       if (r.applied) touched.add(r.variantId);
     }
   }
-  if (touched.size > 0) {
-    const deferred = dirtyAtEnd.get(tx);
-    if (deferred?.accountId === accountId) for (const v of touched) deferred.variants.add(v);
-    else await markDirty(tx, accountId, [...touched]);
-  }
+  await markTouched(tx, accountId, touched);
   return results;
+}
+
+async function markTouched(tx: Tx, accountId: string, touched: Set<string>) {
+  if (touched.size === 0) return;
+  const deferred = dirtyAtEnd.get(tx);
+  if (deferred?.accountId === accountId) for (const v of touched) deferred.variants.add(v);
+  else await markDirty(tx, accountId, [...touched]);
+}
+
+/**
+ * Writes movements that were worked out one after another under locks the caller holds on every level they touch
+ * (a batch of orders, `DeferredLedger`): several may move one level, and are applied in the order given, as
+ * `applyMovements` would one at a time, but all of them and their levels' new numbers go in one statement after one
+ * read of the levels. Each needs a fresh idempotency key (made in this transaction): a key seen before is a bug,
+ * and throws, rolling the transaction back. Only changes (`delta`, `reservedDelta`), not counts.
+ */
+export async function applyMovementsInSequence(tx: Tx, accountId: string, all: MovementInput[]) {
+  const movements = all.filter((m) => (m.delta ?? 0) !== 0 || (m.reservedDelta ?? 0) !== 0);
+  if (movements.length === 0) return;
+  for (const m of movements)
+    if (m.setTo !== undefined || !m.idempotencyKey)
+      throw new Error('ledger: a movement in sequence needs a change and a fresh key');
+  const levelsOf = () =>
+    tx
+      .select({
+        variantId: inventoryLevels.variantId,
+        locationId: inventoryLevels.locationId,
+        onHand: inventoryLevels.onHand,
+        reserved: inventoryLevels.reserved,
+        accountId: inventoryLevels.accountId,
+      })
+      .from(inventoryLevels)
+      .where(
+        and(
+          inArray(inventoryLevels.variantId, [...new Set(movements.map((m) => m.variantId))]),
+          inArray(inventoryLevels.locationId, [...new Set(movements.map((m) => m.locationId))]),
+        ),
+      )
+      .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
+      .for('update');
+  let locked = await levelsOf();
+  const found = new Set(locked.map((l) => `${l.variantId}|${l.locationId}`));
+  const missing = movements.filter((m) => !found.has(`${m.variantId}|${m.locationId}`));
+  if (missing.length > 0) {
+    await tx
+      .insert(inventoryLevels)
+      .values(missing.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
+      .onConflictDoNothing();
+    locked = await levelsOf();
+  }
+  const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, { ...l }]));
+  const rows = movements.map((m) => {
+    const level = levels.get(`${m.variantId}|${m.locationId}`);
+    if (!level || level.accountId !== accountId) throw new DomainError('NOT_FOUND', 'Stock level not found.');
+    level.onHand += m.delta ?? 0;
+    level.reserved += m.reservedDelta ?? 0;
+    if (level.reserved < 0) throw new DomainError('VALIDATION', 'Reserved stock cannot go below zero.');
+    return {
+      accountId,
+      variantId: m.variantId,
+      locationId: m.locationId,
+      delta: m.delta ?? 0,
+      reservedDelta: m.reservedDelta ?? 0,
+      onHandAfter: level.onHand,
+      reason: m.reason,
+      source: m.source,
+      reference: m.reference ?? null,
+      idempotencyKey: m.idempotencyKey ?? null,
+      userId: m.userId ?? null,
+    };
+  });
+  const moved = new Set(movements.map((m) => `${m.variantId}|${m.locationId}`));
+  const after = sql.join(
+    [...levels.values()]
+      .filter((l) => moved.has(`${l.variantId}|${l.locationId}`))
+      .map((l) => sql`(${l.variantId}::text, ${l.locationId}::text, ${l.onHand}::int, ${l.reserved}::int)`),
+    sql`, `,
+  );
+  const insert = tx
+    .insert(inventoryMovements)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: inventoryMovements.id });
+  const [written] = rowsOf<{ n: number }>(
+    await tx.execute(sql`
+      with written as (${insert.getSQL()}),
+      levels as (
+        update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
+        from (values ${after}) as v(variant_id, location_id, on_hand, reserved)
+        where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id
+        returning 1
+      )
+      select count(*)::int as n from written`),
+  );
+  if (Number(written?.n) !== rows.length)
+    throw new Error('ledger: a movement key made in this transaction was used before; nothing is written');
+  await markTouched(tx, accountId, new Set(movements.map((m) => m.variantId)));
 }
 
 /** Transactions whose changed variants are marked dirty once, at the end of their work (withDirtyMarkedOnce). */

@@ -5,6 +5,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { inventoryLevels } from './inventory.tables.ts';
+import type { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements } from './ledger.ts';
 
 export interface ReserveInput {
@@ -200,11 +201,13 @@ export async function reserveAt(
   userId: string | null = null,
   /** What `lockAvailable` answered for these levels in this transaction (saves reading them again). */
   locked?: Map<string, number>,
+  /** A batch's kept ledger (its keys fresh): the reservations are kept there, written with the batch's. */
+  deferred?: DeferredLedger,
 ): Promise<boolean> {
   const todo = items.filter((i) => i.quantity > 0);
   if (todo.length === 0) return true;
   const available =
-    locked ??
+    (deferred ? await deferred.available() : locked) ??
     (await lockAvailable(
       tx,
       accountId,
@@ -215,19 +218,17 @@ export async function reserveAt(
   for (const i of todo)
     need.set(`${i.variantId}|${i.locationId}`, (need.get(`${i.variantId}|${i.locationId}`) ?? 0) + i.quantity);
   for (const [level, q] of need) if ((available.get(level) ?? 0) < q) return false;
-  await applyMovements(
-    tx,
-    accountId,
-    todo.map((i) => ({
-      variantId: i.variantId,
-      locationId: i.locationId,
-      reservedDelta: i.quantity,
-      reason: 'order' as const,
-      source: 'order',
-      reference,
-      idempotencyKey: `reserve:${i.key}`,
-      userId,
-    })),
-  );
+  const movements = todo.map((i) => ({
+    variantId: i.variantId,
+    locationId: i.locationId,
+    reservedDelta: i.quantity,
+    reason: 'order' as const,
+    source: 'order',
+    reference,
+    idempotencyKey: `reserve:${i.key}`,
+    userId,
+  }));
+  if (deferred) for (const m of movements) deferred.move(m);
+  else await applyMovements(tx, accountId, movements);
   return true;
 }

@@ -6,11 +6,12 @@ import type { ProviderOrder, ProviderOrderLine } from '../../connectors/types.ts
 import type { Tx } from '../../db/client.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import type { LockedChannelLevel } from '../inventory/claims.ts';
+import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, variants } from '../products/products.tables.ts';
-import type { RoutingInputs } from '../routing/routing.allocate.ts';
+import { type DeferredRouting, type RoutingInputs, writeDecisions } from '../routing/routing.allocate.ts';
 import type { OurLocation } from './allocate.ts';
-import type { orders } from './orders.tables.ts';
+import { orderAllocations, orderLines, type orders } from './orders.tables.ts';
 import { type TimelineInput, writeTimelines } from './orders.timeline.ts';
 
 export type IngestChannel = Pick<ChannelRow, 'id' | 'accountId' | 'type' | 'name' | 'settings'>;
@@ -140,6 +141,41 @@ export interface Batch {
   /** Orders whose flag and rollups are computed again at the end (they changed). */
   changed: Set<string>;
   historical?: boolean;
+  /** What the batch's new orders write, kept until its end or until something else needs it written. */
+  writes?: BatchWrites;
+}
+
+/**
+ * The rows a batch's new orders make, kept and written together (`settleWrites`): their lines and allocations,
+ * and (through routing and the ledger) their decisions, claims, reservations and reversals. Every level they
+ * move is locked at the batch's start, so writing later changes no lock and no outcome, only the statements.
+ */
+export interface BatchWrites {
+  ledger: DeferredLedger;
+  routing: DeferredRouting;
+  lines: (typeof orderLines.$inferInsert)[];
+  allocations: (typeof orderAllocations.$inferInsert)[];
+}
+
+export function batchWrites(ledger: DeferredLedger): BatchWrites {
+  return { ledger, routing: { ledger, decisions: [] }, lines: [], allocations: [] };
+}
+
+/**
+ * Writes what the batch kept: lines, then allocations (they name the lines), decisions, then the ledger's claims
+ * and movements. Before anything reads those rows or moves stock outside the kept ledger; then the ledger's view
+ * of the levels is read again when next needed.
+ */
+export async function settleWrites(batch: Batch) {
+  const w = batch.writes;
+  if (!w) return;
+  const lines = w.lines.splice(0);
+  for (let i = 0; i < lines.length; i += 1000) await batch.tx.insert(orderLines).values(lines.slice(i, i + 1000));
+  const allocations = w.allocations.splice(0);
+  for (let i = 0; i < allocations.length; i += 1000)
+    await batch.tx.insert(orderAllocations).values(allocations.slice(i, i + 1000));
+  await writeDecisions(batch.tx, w.routing);
+  await w.ledger.settle();
 }
 
 export interface IngestContext {

@@ -17,7 +17,14 @@ import {
   routingInputs,
 } from '../routing/routing.allocate.ts';
 import { type AllocationPlan, storePlan } from './allocate.ts';
-import { flushTimeline, type IngestContext, lineLabel, nameOf, statusFromChannel } from './ingest.context.ts';
+import {
+  flushTimeline,
+  type IngestContext,
+  lineLabel,
+  nameOf,
+  settleWrites,
+  statusFromChannel,
+} from './ingest.context.ts';
 import { insertAllocations, type NewAllocation } from './orders.allocations.ts';
 import { orderAllocations, orderLines } from './orders.tables.ts';
 import { recomputeFlags, writeTimeline } from './orders.timeline.ts';
@@ -69,34 +76,35 @@ export async function createOrder(
     return { taken: !settled, restock: false };
   };
   if (inLockOrder.length > 0) {
-    await tx.insert(orderLines).values(
-      inLockOrder.map((l) => {
-        const { line } = l;
-        const marks = claims(l);
-        if (marks.taken) ctx.flaggedAtInsert?.add(`${l.id}:taken`);
-        if (marks.restock) ctx.flaggedAtInsert?.add(`${l.id}:restock`);
-        return {
-          id: l.id,
-          accountId: channel.accountId,
-          orderId,
-          position: l.position,
-          externalId: line.externalId,
-          sku: line.sku,
-          variantId: l.variant?.id ?? null,
-          title: line.title,
-          quantity: line.quantity,
-          unitPrice: line.price,
-          discount: line.discount ?? 0,
-          tax: line.tax ?? 0,
-          fulfilledQty: line.fulfilledQuantity ?? 0,
-          cancelledQty: line.cancelledQuantity ?? 0,
-          refundedQty: line.refundedQuantity ?? 0,
-          stockLocationExternalId: line.stockLocationExternalId ?? null,
-          channelClaimed: marks.taken,
-          channelRestockClaimed: marks.restock,
-        };
-      }),
-    );
+    const lineRows = inLockOrder.map((l) => {
+      const { line } = l;
+      const marks = claims(l);
+      if (marks.taken) ctx.flaggedAtInsert?.add(`${l.id}:taken`);
+      if (marks.restock) ctx.flaggedAtInsert?.add(`${l.id}:restock`);
+      return {
+        id: l.id,
+        accountId: channel.accountId,
+        orderId,
+        position: l.position,
+        externalId: line.externalId,
+        sku: line.sku,
+        variantId: l.variant?.id ?? null,
+        title: line.title,
+        quantity: line.quantity,
+        unitPrice: line.price,
+        discount: line.discount ?? 0,
+        tax: line.tax ?? 0,
+        fulfilledQty: line.fulfilledQuantity ?? 0,
+        cancelledQty: line.cancelledQuantity ?? 0,
+        refundedQty: line.refundedQuantity ?? 0,
+        stockLocationExternalId: line.stockLocationExternalId ?? null,
+        channelClaimed: marks.taken,
+        channelRestockClaimed: marks.restock,
+      };
+    });
+    // A batch writes its new orders' lines together (ingest.context.ts settleWrites).
+    if (ctx.batch?.writes) ctx.batch.writes.lines.push(...lineRows);
+    else await tx.insert(orderLines).values(lineRows);
   }
   /** Allocation rows written with the routed ones, in one statement (none of them holds units). */
   const held: NewAllocation[] = [];
@@ -144,7 +152,15 @@ export async function createOrder(
     toRoute.push({ id: lineId, sku: line.sku, title: line.title, variantId: variant.id, quantity: open });
   }
   if (toRoute.length > 0) await routeLines(ctx, order, toRoute, store?.id ?? null, takenAt, held);
-  else await insertAllocations(tx, channel.accountId, orderId, held);
+  else await keepOrInsertAllocations(ctx, held);
+}
+
+/** The order's allocation rows: kept with the batch's writes, or written now. */
+async function keepOrInsertAllocations(ctx: IngestContext, rows: NewAllocation[]) {
+  const writes = ctx.batch?.writes;
+  if (writes)
+    writes.allocations.push(...rows.map((r) => ({ ...r, accountId: ctx.channel.accountId, orderId: ctx.orderId })));
+  else await insertAllocations(ctx.tx, ctx.channel.accountId, ctx.orderId, rows);
 }
 
 /**
@@ -188,6 +204,7 @@ async function routeLines(
     },
     lines,
     kind: 'initial',
+    deferred: batch?.writes?.routing,
   });
   const unplacedRows = routed.unplaced.map((u) => ({
     id: newId('oal'),
@@ -199,7 +216,7 @@ async function routeLines(
     reserved: 0,
     reason: u.reason,
   }));
-  await insertAllocations(ctx.tx, ctx.channel.accountId, ctx.orderId, [
+  await keepOrInsertAllocations(ctx, [
     ...held,
     ...routed.placements.map((p) => ({
       id: p.key,
@@ -217,6 +234,7 @@ async function routeLines(
     ctx.tx,
     routed.decisionId,
     unplacedRows.map((r) => r.id),
+    batch?.writes?.routing,
   );
   for (const p of routed.placements) ctx.variantsTouched.add(p.variantId);
   ctx.timeline.push(...routed.timeline);
@@ -230,6 +248,8 @@ async function allocateLine(
   plan: AllocationPlan,
 ) {
   const { tx, channel, orderId } = ctx;
+  // Consuming moves a level outside the batch's kept ledger, and what follows reads levels and allocations.
+  if (ctx.batch) await settleWrites(ctx.batch);
   const allocationId = newId('oal');
   const at = plan.candidates[0];
   if (!at) {
@@ -303,7 +323,15 @@ export async function claimLine(
   const location = ctx.resolve(external);
   if (!external || !item || !location || qty === 0) return;
   // A line made in this transaction was written with its flag set (createOrder); any other is marked now.
-  if (!ctx.flaggedAtInsert?.has(`${line.id}:${kind}`)) {
+  const fresh = !!ctx.flaggedAtInsert?.has(`${line.id}:${kind}`);
+  const locked = ctx.batch?.channelLevels.get(
+    channelLevelKey({ variantId: line.variantId, externalLocationId: external }),
+  );
+  // A fresh line's claim against a level the batch locked is kept with the batch's writes; anything else is
+  // written now, after what the batch kept (it may move a level the kept ledger holds).
+  const deferred = fresh && locked ? ctx.batch?.writes?.ledger : undefined;
+  if (!deferred && ctx.batch) await settleWrites(ctx.batch);
+  if (!fresh) {
     const flag = kind === 'taken' ? orderLines.channelClaimed : orderLines.channelRestockClaimed;
     const [marked] = await ctx.tx
       .update(orderLines)
@@ -327,7 +355,8 @@ export async function claimLine(
       reference: ctx.orderId,
       historical: ctx.historical,
     },
-    ctx.batch?.channelLevels.get(channelLevelKey({ variantId: line.variantId, externalLocationId: external })),
+    locked,
+    deferred,
   );
   if (result.reversed !== 0) ctx.variantsTouched.add(line.variantId);
 }

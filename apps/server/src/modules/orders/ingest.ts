@@ -8,12 +8,14 @@ import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { type LockedChannelLevel, lockChannelLevels } from '../inventory/claims.ts';
+import { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { withDirtyMarkedOnce } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { lockLevelsFor } from '../routing/routing.allocate.ts';
 import {
   type Batch,
+  batchWrites,
   catalogOf,
   contextFor,
   flushTimeline,
@@ -23,6 +25,7 @@ import {
   type IngestResult,
   locationResolver,
   ourLocations,
+  settleWrites,
   statusFromChannel,
 } from './ingest.context.ts';
 import { createOrder } from './ingest.lines.ts';
@@ -195,13 +198,9 @@ async function takeInBatch(
   const channelLevels = claimLevels.length
     ? await lockChannelLevels(tx, channel.accountId, channel.id, claimLevels)
     : new Map<string, LockedChannelLevel>();
-  if (variantIds.length > 0)
-    await lockLevelsFor(
-      tx,
-      channel.accountId,
-      variantIds,
-      ours.map((l) => l.id),
-    );
+  const locationIds = ours.map((l) => l.id);
+  const available =
+    variantIds.length > 0 ? await lockLevelsFor(tx, channel.accountId, variantIds, locationIds) : new Map();
   const batch: Batch = {
     tx,
     channel,
@@ -215,6 +214,8 @@ async function takeInBatch(
     timeline: [],
     changed: new Set(),
     historical: options.historical,
+    // The new orders' rows and stock movements, written together (every level they move is locked above).
+    writes: batchWrites(new DeferredLedger(tx, channel.accountId, variantIds, locationIds, available)),
   };
   const results = new Map<string, IngestResult>();
   for (const order of sorted) {
@@ -234,12 +235,15 @@ async function takeInBatch(
       results.set(order.externalId, { orderId: row.id, outcome: 'older' });
       continue;
     }
+    // An update reads the order's rows and moves stock itself: what the batch kept is written first.
+    await settleWrites(batch);
     const ctx = contextFor(batch, row.id);
     const changed = await updateOrder(ctx, row, order, incomingAt === row.providerUpdatedAt.getTime());
     batch.timeline.push({ orderId: row.id, entries: ctx.timeline });
     if (changed) batch.changed.add(row.id);
     results.set(order.externalId, { orderId: row.id, outcome: changed ? 'updated' : 'unchanged' });
   }
+  await settleWrites(batch);
   await flushTimeline(batch);
   if (batch.changed.size > 0) {
     await recomputeFlags(tx, [...batch.changed]);

@@ -6,6 +6,7 @@ import type { DecisionKind, DecisionTrace, RoutingRule } from '@switchyard/contr
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
+import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { lockAvailable, reserveAt } from '../inventory/reservations.ts';
 import type { TimelineInput } from '../orders/orders.timeline.ts';
 import { products, variants } from '../products/products.tables.ts';
@@ -38,6 +39,24 @@ export interface RouteRequest {
   rules?: { version: number; rules: RoutingRule[] };
   /** Brand and product type of variants read before in this transaction (filled with what is read here). */
   facts?: Map<string, ItemFacts>;
+  /** A batch of imports that holds every level it routes locked: reserved and recorded with its writes. */
+  deferred?: DeferredRouting;
+}
+
+/**
+ * What a batch of imports keeps of its routing until its end (orders/ingest.ts): the reservations, in its
+ * kept ledger (whose view of the locked levels routing decides on), and the decisions, written by
+ * `writeDecisions`.
+ */
+export interface DeferredRouting {
+  ledger: DeferredLedger;
+  decisions: (typeof routingDecisions.$inferInsert)[];
+}
+
+/** A batch's kept decisions, in one statement. */
+export async function writeDecisions(tx: Tx, deferred: DeferredRouting) {
+  const rows = deferred.decisions.splice(0);
+  if (rows.length > 0) await tx.insert(routingDecisions).values(rows);
 }
 
 type ItemFacts = { brand: string | null; productType: string | null };
@@ -116,12 +135,14 @@ export async function routeAndReserve(tx: Tx, accountId: string, req: RouteReque
   const locations = req.locations ?? (await engineLocations(tx, accountId));
   const rules = req.rules ?? (await liveRuleSet(tx, accountId));
   const variantIds = [...new Set(req.lines.map((l) => l.variantId))].sort();
-  const available = await lockAvailable(
-    tx,
-    accountId,
-    variantIds,
-    locations.map((l) => l.id),
-  );
+  const available = req.deferred
+    ? await req.deferred.ledger.available()
+    : await lockAvailable(
+        tx,
+        accountId,
+        variantIds,
+        locations.map((l) => l.id),
+      );
   const facts = await itemFacts(tx, accountId, variantIds, req.facts);
   const lines: EngineLine[] = req.lines.map((l) => ({
     ...l,
@@ -148,7 +169,7 @@ export async function routeAndReserve(tx: Tx, accountId: string, req: RouteReque
   );
   for (const p of ordered) placements.push({ ...p, key: newId('oal') });
   // The engine read `available` under these very locks: a refusal here is a bug, not a race.
-  if (!(await reserveAt(tx, accountId, placements, req.orderId, req.userId ?? null, available)))
+  if (!(await reserveAt(tx, accountId, placements, req.orderId, req.userId ?? null, available, req.deferred?.ledger)))
     throw new Error(`routing: the plan of order ${req.orderId} no longer fits the locked levels`);
   const ruleOf = new Map(plan.trace.lines.map((l) => [l.lineId, l.ruleName]));
   for (const p of plan.placements) {
@@ -175,7 +196,7 @@ export async function routeAndReserve(tx: Tx, accountId: string, req: RouteReque
     const [found] = list.splice(i, 1);
     return found as RoutedPlacement;
   });
-  await tx.insert(routingDecisions).values({
+  const decision = {
     id: decisionId,
     accountId,
     orderId: req.orderId,
@@ -185,13 +206,20 @@ export async function routeAndReserve(tx: Tx, accountId: string, req: RouteReque
     actor: req.actor ?? null,
     userId: req.userId ?? null,
     trace: plan.trace,
-  });
+  };
+  if (req.deferred) req.deferred.decisions.push(decision);
+  else await tx.insert(routingDecisions).values(decision);
   return { decisionId, placements: inPlanOrder, unplaced: plan.unplaced, trace: plan.trace, timeline, locations };
 }
 
 /** Adds allocation ids the caller wrote after the decision (the rows of lines that could not be placed). */
-export async function linkDecision(tx: Tx, decisionId: string, allocationIds: string[]) {
+export async function linkDecision(tx: Tx, decisionId: string, allocationIds: string[], deferred?: DeferredRouting) {
   if (allocationIds.length === 0) return;
+  const kept = deferred?.decisions.find((d) => d.id === decisionId);
+  if (kept) {
+    kept.allocationIds = [...new Set([...(kept.allocationIds ?? []), ...allocationIds])];
+    return;
+  }
   const [row] = await tx
     .select({ ids: routingDecisions.allocationIds })
     .from(routingDecisions)
