@@ -4,7 +4,7 @@
 // commit carry a few dozen events instead of one each, and the provider waits for no more than the write before.
 // At rest it is one insert per event, as before.
 import type { ChannelType } from '@switchyard/contracts';
-import { and, asc, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../connectors/types.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
@@ -123,15 +123,25 @@ async function insert(services: Services, batch: Waiting[]): Promise<Map<string,
 
 export type StoredEvent = typeof webhookEvents.$inferSelect;
 
+/** Which events a pass takes: topics named, and topics like a pattern (`%` for any part). */
+export interface TopicFilter {
+  in: readonly string[];
+  like?: readonly string[];
+}
+
+/** SQL: an event of `webhook_events` whose topic the filter takes. */
+export const topicSql = (f: TopicFilter) =>
+  or(inArray(webhookEvents.topic, [...f.in]), ...(f.like ?? []).map((p) => like(webhookEvents.topic, p)));
+
 /**
- * For a channel's pass (stock events, order events): up to `limit` of its unprocessed events matching `where`,
+ * For a channel's pass (stock events, order events): up to `limit` of its unprocessed events whose topic `topics` takes,
  * oldest first, each with one more attempt counted. Answers how many were found waiting and those this pass took
  * (an event another pass finished meanwhile is left out), oldest first.
  */
 export async function takeWaitingEvents(
   services: Services,
   channelId: string,
-  where: SQL | undefined,
+  topics: TopicFilter,
   limit: number,
   maxAttempts?: number,
 ): Promise<{ found: number; events: StoredEvent[] }> {
@@ -142,7 +152,7 @@ export async function takeWaitingEvents(
       and(
         eq(webhookEvents.channelId, channelId),
         isNull(webhookEvents.processedAt),
-        where,
+        topicSql(topics),
         maxAttempts === undefined ? undefined : lt(webhookEvents.attempts, maxAttempts),
       ),
     )
@@ -164,4 +174,36 @@ export async function takeWaitingEvents(
     .returning();
   events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
   return { found: waiting.length, events };
+}
+
+/** Events a pass took are done: each with its own outcome ("order #1001: created"), in one statement. */
+export async function finishEvents(services: Pick<Services, 'db'>, outcomes: Map<string, string> | [string, string][]) {
+  const list = [...outcomes];
+  if (list.length === 0) return;
+  const rows = sql.join(
+    list.map(([id, outcome]) => sql`(${id}::text, ${outcome}::text)`),
+    sql`, `,
+  );
+  await services.db.execute(sql`
+    update ${webhookEvents} set processed_at = ${new Date().toISOString()}::timestamptz, outcome = v.outcome, error = null
+    from (values ${rows}) as v(id, outcome) where ${webhookEvents.id} = v.id`);
+}
+
+/** Events a pass took are done, all with one outcome. */
+export async function finishEventsAs(services: Pick<Services, 'db'>, ids: string[], outcome: string) {
+  if (ids.length === 0) return;
+  await services.db
+    .update(webhookEvents)
+    .set({ processedAt: new Date(), outcome, error: null })
+    .where(inArray(webhookEvents.id, ids));
+}
+
+/** Events a pass failed on keep the error's first 500 characters (shown on the channel page); they are retried. */
+export async function recordEventError(services: Pick<Services, 'db'>, ids: string[], err: unknown) {
+  if (ids.length === 0) return;
+  const message = typeof err === 'string' ? err : err instanceof Error ? err.message : 'processing failed';
+  await services.db
+    .update(webhookEvents)
+    .set({ error: message.slice(0, 500) })
+    .where(inArray(webhookEvents.id, ids));
 }

@@ -2,7 +2,7 @@
 // and processed by the `channels.webhook` job (stock events: by the channel's `channels.stock-events` pass).
 import { createHash } from 'node:crypto';
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
-import { and, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config.ts';
 import { verifySignedPayload } from '../../connectors/bigcommerce/index.ts';
@@ -15,7 +15,7 @@ import type { Services } from '../../services.ts';
 import { users } from '../accounts/accounts.tables.ts';
 import {
   carriedReports,
-  inventoryTopicSql,
+  INVENTORY_TOPIC_FILTER,
   isInventoryTopic,
   processInventoryEvents,
 } from '../inventory/inbound.events.ts';
@@ -26,7 +26,7 @@ import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from
 import { processOrderEvent } from '../orders/orders.import.ts';
 import { processReturnEvent } from '../returns/returns.import.ts';
 import { settleStockEvent } from './channels.echoes.ts';
-import { storeReceived } from './channels.intake.ts';
+import { finishEventsAs, recordEventError, storeReceived, type TopicFilter, topicSql } from './channels.intake.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
@@ -75,14 +75,14 @@ export async function requeueStrandedEvents(services: Services, olderThanSeconds
  * how many channels had stock events waiting.
  */
 export async function queueWaitingStockEvents(services: Services): Promise<number> {
-  const waitingOn = (topics: SQL | undefined) =>
+  const waitingOn = (topics: TopicFilter) =>
     services.db
       .selectDistinct({ channelId: webhookEvents.channelId })
       .from(webhookEvents)
-      .where(and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.channelId), topics));
-  const rows = await waitingOn(inventoryTopicSql());
+      .where(and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.channelId), topicSql(topics)));
+  const rows = await waitingOn(INVENTORY_TOPIC_FILTER);
   for (const { channelId } of rows) if (channelId) await queueStockEvents(services, channelId);
-  for (const { channelId } of await waitingOn(inArray(webhookEvents.topic, [...ORDER_TOPICS]))) {
+  for (const { channelId } of await waitingOn({ in: ORDER_TOPICS })) {
     if (channelId) await queueOrderEvents(services, channelId);
   }
   return rows.length;
@@ -326,15 +326,9 @@ export async function processWebhookEvent(services: Services, id: string): Promi
   if (!event) return;
   try {
     const outcome = await applyEvent(services, event);
-    await services.db
-      .update(webhookEvents)
-      .set({ processedAt: new Date(), outcome, error: null })
-      .where(eq(webhookEvents.id, id));
+    await finishEventsAs(services, [id], outcome);
   } catch (err) {
-    await services.db
-      .update(webhookEvents)
-      .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'processing failed' })
-      .where(eq(webhookEvents.id, id));
+    await recordEventError(services, [id], err);
     throw err;
   }
 }

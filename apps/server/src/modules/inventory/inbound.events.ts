@@ -1,24 +1,29 @@
-import { and, eq, inArray, like, or } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
-import { takeWaitingEvents } from '../channels/channels.intake.ts';
+import {
+  finishEventsAs,
+  recordEventError,
+  type StoredEvent,
+  type TopicFilter,
+  takeWaitingEvents,
+} from '../channels/channels.intake.ts';
 import { connectorFor } from '../channels/channels.service.ts';
-import { channels, webhookEvents } from '../channels/channels.tables.ts';
+import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { pushedLocations } from './available.ts';
 import { applyChannelReports, type ChannelReport, isEcho } from './inbound.ts';
 import { channelStock } from './inventory.tables.ts';
 import { deferWhilePushing } from './schedule.ts';
 
-type EventRow = typeof webhookEvents.$inferSelect;
+type EventRow = StoredEvent;
 
 const BC_STOCK_CHANGED = /^store\/channel\/[^/]+\/inventory\/product\/stock_changed$/;
 const BC_STOCK_CHANGED_LIKE = 'store/channel/%/inventory/product/stock_changed';
 const INVENTORY_TOPICS = ['inventory_levels/update', 'inventory.count.updated', 'store/sku/inventory/updated'];
 
-/** SQL: the event (of `webhook_events`) is a stock event. */
-export const inventoryTopicSql = () =>
-  or(inArray(webhookEvents.topic, INVENTORY_TOPICS), like(webhookEvents.topic, BC_STOCK_CHANGED_LIKE));
+/** The stock events' topics, for the channels' event passes. */
+export const INVENTORY_TOPIC_FILTER: TopicFilter = { in: INVENTORY_TOPICS, like: [BC_STOCK_CHANGED_LIKE] };
 
 export const isInventoryTopic = (topic: string) => INVENTORY_TOPICS.includes(topic) || BC_STOCK_CHANGED.test(topic);
 
@@ -171,14 +176,10 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     // A push that started while this pass waited holds its events back as well (its end queues the pass).
     if (deferWhilePushing(channelId)) return 0;
   }
-  const { found, events } = await takeWaitingEvents(services, channelId, inventoryTopicSql(), INVENTORY_BATCH);
+  const { found, events } = await takeWaitingEvents(services, channelId, INVENTORY_TOPIC_FILTER, INVENTORY_BATCH);
   if (events.length === 0) return found;
   const ids = events.map((e) => e.id);
-  const finish = (outcome: string) =>
-    services.db
-      .update(webhookEvents)
-      .set({ processedAt: new Date(), outcome, error: null })
-      .where(inArray(webhookEvents.id, ids));
+  const finish = (outcome: string) => finishEventsAs(services, ids, outcome);
   try {
     const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
     if (!channel || !['connected', 'error'].includes(channel.status)) {
@@ -230,10 +231,7 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     await finish(`stock: ${result.changed} changed, ${result.unchanged} unchanged, ${result.ignored} ignored${of}`);
     return found;
   } catch (err) {
-    await services.db
-      .update(webhookEvents)
-      .set({ error: err instanceof Error ? err.message.slice(0, 500) : 'processing failed' })
-      .where(inArray(webhookEvents.id, ids));
+    await recordEventError(services, ids, err);
     throw err;
   }
 }

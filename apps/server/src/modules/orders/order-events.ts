@@ -4,14 +4,14 @@
 // orders are then taken in together by ingestOrders (several per transaction, one by one if one fails).
 // Acknowledging a webhook costs one insert; a burst of them queues one pass, not a job each (bench/orders.ts
 // "ingest").
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { PROVIDERS } from '../../connectors/index.ts';
 import type { Connector, ProviderOrder } from '../../connectors/types.ts';
 import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
-import { takeWaitingEvents } from '../channels/channels.intake.ts';
+import { finishEvents, recordEventError, type StoredEvent, takeWaitingEvents } from '../channels/channels.intake.ts';
 import { connectorFor } from '../channels/channels.service.ts';
-import { channels, webhookEvents } from '../channels/channels.tables.ts';
+import { channels } from '../channels/channels.tables.ts';
 import { ingestOrders } from './ingest.ts';
 import { channelOf, importable, live, needsRead, wholeOrder } from './orders.import.ts';
 
@@ -45,29 +45,15 @@ export const processOrderEvents = passesPerKey<Services>(async (services, channe
   while ((await drainOrderEvents(services, channelId)) === BATCH) {}
 });
 
-type EventRow = typeof webhookEvents.$inferSelect;
+type EventRow = StoredEvent;
 
 /** One batch; answers how many events it found waiting. */
 async function drainOrderEvents(services: Services, channelId: string): Promise<number> {
-  const { found, events } = await takeWaitingEvents(
-    services,
-    channelId,
-    inArray(webhookEvents.topic, [...ORDER_TOPICS]),
-    BATCH,
-    MAX_ATTEMPTS,
-  );
+  const { found, events } = await takeWaitingEvents(services, channelId, { in: ORDER_TOPICS }, BATCH, MAX_ATTEMPTS);
   if (events.length === 0) return found;
   const outcomes = await takeIn(services, channelId, events);
   // Every outcome in one statement (each order has its own: "order #1001: created").
-  if (outcomes.size > 0) {
-    const rows = sql.join(
-      [...outcomes].map(([id, outcome]) => sql`(${id}::text, ${outcome}::text)`),
-      sql`, `,
-    );
-    await services.db.execute(sql`
-      update ${webhookEvents} set processed_at = ${new Date().toISOString()}::timestamptz, outcome = v.outcome, error = null
-      from (values ${rows}) as v(id, outcome) where ${webhookEvents.id} = v.id`);
-  }
+  await finishEvents(services, outcomes);
   const failed = events.filter((e) => !outcomes.has(e.id));
   if (failed.length > 0) throw new Error(`${failed.length} order event(s) failed; they are retried`);
   return found;
@@ -159,15 +145,11 @@ async function takeIn(services: Services, channelId: string, events: EventRow[])
   }
   for (const [message, failed] of failures) {
     services.logger.warn({ channelId, err: message, events: failed.length }, 'order event failed');
-    await services.db
-      .update(webhookEvents)
-      .set({ error: message })
-      .where(
-        inArray(
-          webhookEvents.id,
-          failed.map((e) => e.id),
-        ),
-      );
+    await recordEventError(
+      services,
+      failed.map((e) => e.id),
+      message,
+    );
   }
   return outcomes;
 }
