@@ -6,14 +6,16 @@
 // - effect: orders placed in the simulators one after another (Shopify and BigCommerce web orders, Square POS
 //   sales and pickup orders, standard rate limits) until the other two shops offer the ordered unit less;
 // - ingest: a burst of orders placed in the simulators (rate limits lifted: what is measured is our intake)
-//   until every one is in our orders table with its units reserved; webhook ack latency meanwhile;
+//   until every one is in our orders table with its units reserved; webhook ack latency meanwhile; then orders
+//   at a steady rate; then a backlog: orders placed while the simulators hold their webhooks, timed from their
+//   release (the simulators' making of the orders out of the window);
 // - list: `/orders/` pages of 25 (and searches) over orders seeded with SQL (bench/seed-orders.ts).
 // On PGlite (effect, ingest, list at 100,000) and, when BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/test) answers, on PostgreSQL (ingest, list at 1,000,000) in a fresh
 // database dropped afterwards. Figures go to bench/results/latest.json under "orders". A benchmark measures and
 // never asserts a time: the run fails only when it is itself broken.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,8 @@ const settings = {
   sustainedSeconds: int('BENCH_INGEST_SUSTAINED_SECONDS', 20),
   /** Orders a second of that phase (0: 60 % of what the burst processed a second). */
   sustainedRate: int('BENCH_INGEST_RATE', 0),
+  /** Orders placed while the simulators hold their webhooks, then released at once (0: no backlog phase). */
+  backlogOrders: int('BENCH_INGEST_BACKLOG', 1000),
   /** Orders seeded for the list figures on PGlite and on PostgreSQL. */
   listPglite: int('BENCH_LIST_ORDERS_PGLITE', 100_000),
   listPostgres: int('BENCH_LIST_ORDERS_POSTGRES', 1_000_000),
@@ -126,6 +130,7 @@ async function main(): Promise<number> {
     },
   });
   children.add(sandboxChild);
+  simulatorsPid = sandboxChild.proc.pid;
   await waitUntilReady(sandboxChild, `${sandboxBase}/_control`);
   const sandbox = new SandboxControl(sandboxBase);
 
@@ -166,6 +171,8 @@ async function main(): Promise<number> {
       if (settings.sustainedSeconds > 0)
         figures.ingestSustained = await ingest(sandbox, setUp, rate * settings.sustainedSeconds, rate, app.proc.pid);
     }
+    if (settings.backlogOrders > 0)
+      figures.ingestBacklog = await ingest(sandbox, setUp, settings.backlogOrders, 0, app.proc.pid, true);
     const listOrders = database === 'pglite' ? settings.listPglite : settings.listPostgres;
     if (listOrders > 0) {
       await stopServer(app);
@@ -448,9 +455,19 @@ async function effect(sandbox: SandboxControl, setUp: SetUp) {
 
 /**
  * `orders` placed at `rate` a second (0: as fast as the simulators take them, `ingestConcurrency` at once) until
- * every one is in our orders table with its units reserved.
+ * every one is in our orders table with its units reserved. `held`: a provider's backlog. The orders are placed
+ * while the simulators hold their webhooks, which are then released at once, and the phase is timed from the
+ * release: the simulators' making of the orders is out of the window, and what is left is our intake of the
+ * webhooks, with the reads back and the pushes to the other shops that they cause.
  */
-async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rate: number, serverPid?: number) {
+async function ingest(
+  sandbox: SandboxControl,
+  setUp: SetUp,
+  orders: number,
+  rate: number,
+  serverPid?: number,
+  held = false,
+) {
   const { shops, merchant } = setUp;
   // What is measured is our intake: the simulators' rate limits are lifted (each order webhook of BigCommerce
   // and Square, and Shopify's without a stock location, is read back with getOrder).
@@ -473,11 +490,13 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rat
     taken.set(key, used);
     plan.push({ kind, body: chosen.body });
   }
-  const acksFrom = (await sandbox.acks(0)).count;
-  const cpu0 = cpuSeconds(serverPid);
-  const machine0 = machineTicks();
-  const loadBefore = load();
-  const t0 = performance.now();
+  if (held) await sandbox.hold();
+  let acksFrom = (await sandbox.acks(0)).count;
+  let cpu0 = cpuSeconds(serverPid);
+  let others0 = otherCpu();
+  let machine0 = machineTicks();
+  let loadBefore = load();
+  let t0 = performance.now();
   let next = 0;
   let placed = 0;
   let refused = 0;
@@ -495,6 +514,17 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rat
     }),
   );
   const placedMs = performance.now() - t0;
+  let released: number | undefined;
+  if (held) {
+    // The window starts now: what the server did while the webhooks were held (nothing new) is left out.
+    acksFrom = (await sandbox.acks(0)).count;
+    cpu0 = cpuSeconds(serverPid);
+    others0 = otherCpu();
+    machine0 = machineTicks();
+    loadBefore = load();
+    t0 = performance.now();
+    released = (await sandbox.release()).waiting;
+  }
   let done = 0;
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
@@ -504,6 +534,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rat
   }
   const ingestMs = performance.now() - t0;
   const serverCpu = cpuSeconds(serverPid) - cpu0;
+  const others1 = otherCpu();
   const machine1 = machineTicks();
   await sandbox.settle();
   const acks = (await sandbox.acks(acksFrom)).ms;
@@ -513,6 +544,7 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rat
   const result = {
     orders: placed,
     ...(rate > 0 ? { ratePerSecond: rate, refusedByTheShop: refused } : {}),
+    ...(held ? { webhooksReleased: released } : {}),
     imported: done,
     placedPerSecond: round(placed / (placedMs / 1000)),
     processedPerSecond: round(done / (ingestMs / 1000)),
@@ -521,13 +553,23 @@ async function ingest(sandbox: SandboxControl, setUp: SetUp, orders: number, rat
     // The server's CPU (user + system, from /proc) while the burst went in, per order: all it did meanwhile
     // (webhooks, reads from the simulators, intake, pushes to the other shops and their echoes).
     serverCpuMsPerOrder: done > 0 ? round((serverCpu * 1000) / done, 2) : null,
+    // The others' CPU over the same window, per order: PostgreSQL's processes (none on PGlite: it is the server's),
+    // the simulators, and this bench.
+    otherCpuMsPerOrder:
+      done > 0
+        ? {
+            postgres: round(((others1.postgres - others0.postgres) * 1000) / done, 2),
+            simulators: round(((others1.simulators - others0.simulators) * 1000) / done, 2),
+            bench: round(((others1.bench - others0.bench) * 1000) / done, 2),
+          }
+        : null,
     // Both cores' busy share over the phase (/proc/stat): the server, the database, the simulators and this bench.
     machineBusy: round(1 - (machine1.idle - machine0.idle) / Math.max(1, machine1.total - machine0.total), 2),
     loadAverage: { before: loadBefore, after: load() },
     targetPerSecondPostgres: 200,
     targetAckP99Ms: 50,
   };
-  log(`  ingest${rate > 0 ? ` at ${rate}/s` : ''}: ${JSON.stringify(result)}`);
+  log(`  ingest${rate > 0 ? ` at ${rate}/s` : ''}${held ? ' (a released backlog)' : ''}: ${JSON.stringify(result)}`);
   return result;
 }
 
@@ -539,6 +581,23 @@ function machineTicks(): { total: number; idle: number } {
   } catch {
     return { total: 0, idle: 0 };
   }
+}
+
+let simulatorsPid: number | undefined;
+
+/** CPU seconds of PostgreSQL's processes (all of them: /proc/<pid>/comm), the simulators and this bench. */
+function otherCpu() {
+  let postgres = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += cpuSeconds(Number(pid));
+      } catch {}
+    }
+  } catch {}
+  const own = process.cpuUsage();
+  return { postgres, simulators: cpuSeconds(simulatorsPid), bench: (own.user + own.system) / 1e6 };
 }
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 where it cannot be read. */

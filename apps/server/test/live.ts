@@ -126,12 +126,21 @@ export class SandboxControl {
       ? this.call('PUT', `/_control/${provider}/${shop}/faults`, config)
       : this.call('DELETE', `/_control/${provider}/${shop}/faults`);
   }
-  /** Resolves when every webhook the sandbox sent so far was delivered or gave up. */
   /** How long the server took to answer each webhook landed since `from` (a count this answered before). */
   acks(from: number) {
     return this.call<{ count: number; ms: number[] }>('GET', `/_control/deliveries/acks?from=${from}`);
   }
 
+  /** Holds the simulators' webhooks (a provider's backlog) until `release()`; see packages/sandbox webhooks.ts. */
+  hold() {
+    return this.call<{ ok: true }>('POST', '/_control/deliveries/hold');
+  }
+
+  release() {
+    return this.call<{ ok: true; waiting: number }>('POST', '/_control/deliveries/release');
+  }
+
+  /** Resolves when every webhook the sandbox sent so far was delivered or gave up. */
   settle() {
     return this.call<{ ok: true }>('POST', '/_control/deliveries/settle', undefined, 15 * 60_000);
   }

@@ -108,6 +108,13 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext, control
     ctx.webhooks.acksSince(Number(req.query.from ?? 0) || 0),
   );
 
+  // A provider's backlog: deliveries wait while held, and go when released (benches time a drained backlog).
+  app.post('/_control/deliveries/hold', async () => {
+    ctx.webhooks.hold();
+    return { ok: true };
+  });
+  app.post('/_control/deliveries/release', async () => ({ ok: true, waiting: ctx.webhooks.release() }));
+
   app.post('/_control/deliveries/settle', async () => {
     await ctx.webhooks.settled();
     return { ok: true };

@@ -1,4 +1,5 @@
-// The sender's acknowledgement times: what a provider waits for, as benches read it (`/_control/deliveries/acks`).
+// The sender's acknowledgement times: what a provider waits for, as benches read it (`/_control/deliveries/acks`);
+// and a held backlog, sent when released (`/_control/deliveries/hold`, `/release`).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,4 +50,17 @@ it('times each landed webhook, counts only those the receiver took, and answers 
   expect(later.ms[0]).toBeGreaterThanOrEqual(55);
   expect(sender.acksSince(0).ms).toHaveLength(2);
   expect(sender.log.map((d) => d.status)).toEqual(['delivered', 'delivered', 'failed']);
+});
+
+it('holds deliveries until released, then sends every one that gathered', async () => {
+  const sender = new WebhookSender({ maxAttempts: 1 });
+  sender.hold();
+  for (let i = 0; i < 5; i++) sender.send(hook('/fast'));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(sender.acksSince(0).count).toBe(0);
+  expect(sender.log.every((d) => d.status === 'pending' && d.attempts === 0)).toBe(true);
+  expect(sender.release()).toBe(5);
+  await sender.settled();
+  expect(sender.acksSince(0).count).toBe(5);
+  expect(sender.log.map((d) => d.status)).toEqual(Array(5).fill('delivered'));
 });

@@ -79,10 +79,43 @@ export class WebhookSender {
     return delivery;
   }
 
+  /** While held: deliveries wait before going on the wire, until `release()`. */
+  private holding: { release: () => void; until: Promise<void> } | null = null;
+
+  /**
+   * Holds every delivery not yet on the wire (a provider's own backlog, as after an outage of its webhook system,
+   * which then sends what gathered as fast as it sends): benches place orders while held, then release them, to
+   * time the receiver on a backlog without the orders' making in the window. `settled()` waits for a release.
+   */
+  hold() {
+    if (this.holding) return;
+    let release = () => {};
+    const until = new Promise<void>((r) => {
+      release = r;
+    });
+    this.holding = { release, until };
+  }
+
+  /** Lets held deliveries go (the sender's usual number at once); answers how many were waiting. */
+  release(): number {
+    const waiting = this.held;
+    this.held = 0;
+    this.holding?.release();
+    this.holding = null;
+    return waiting;
+  }
+
+  /** Deliveries waiting for a release. */
+  private held = 0;
+
   private async deliver(webhook: OutgoingWebhook, delivery: Delivery) {
     const maxAttempts = this.options.maxAttempts ?? 5;
     const baseDelay = this.options.retryDelayMs ?? 200;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (this.holding) {
+        this.held++;
+        while (this.holding) await this.holding.until;
+      }
       delivery.attempts = attempt;
       const release = await this.turn();
       const started = performance.now();
