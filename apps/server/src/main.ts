@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { createLogger, createServices, sandboxPort, startJobs } from './bootstrap.ts';
 import { loadConfig, publicUrl } from './config.ts';
 import { stopProviderCalls } from './connectors/http.ts';
-import { onShutdownSignal } from './lib/shutdown.ts';
+import { closeHttp, onShutdownSignal } from './lib/shutdown.ts';
 import { needsSandbox } from './providers.ts';
 
 const config = loadConfig();
@@ -45,7 +45,7 @@ try {
 
   // Stop taking requests and let in-flight ones finish, then stop the workers, then close the database.
   onShutdownSignal(logger, config.SHUTDOWN_TIMEOUT_SECONDS, [
-    () => app.close(),
+    () => closeHttp(app),
     async () => stopProviderCalls(),
     () => queue.stop({ timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }),
     () => services.database.close(),

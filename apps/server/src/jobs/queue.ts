@@ -88,7 +88,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
   const workerIds = new Map<string, string[]>();
   /** Runs started here by `run`, awaited by `stop`. */
-  const running = new Set<Promise<void>>();
+  const running = new Map<Promise<void>, string>();
   let stopping = false;
   const send = (name: string, data: object, sendOptions: PgBoss.SendOptions = {}) => boss.send(name, data, sendOptions);
   const notify = (name: string) => {
@@ -115,7 +115,7 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
           );
         }
       })();
-      running.add(started);
+      running.set(started, name);
       void started.finally(() => running.delete(started));
     },
     async work() {
@@ -155,8 +155,16 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
     async stop({ timeoutMs = 20_000 } = {}) {
       // Runs started here finish first (a failed one is still sent as a job meanwhile).
       stopping = true;
-      const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
-      await Promise.race([Promise.allSettled([...running]), timer]);
+      let late = false;
+      const timer = new Promise((resolve) =>
+        setTimeout(() => {
+          late = true;
+          resolve(undefined);
+        }, timeoutMs).unref(),
+      );
+      await Promise.race([Promise.allSettled([...running.keys()]), timer]);
+      if (late)
+        logger.warn({ runs: [...running.values()] }, 'runs still going at the stop; their work is left to a restart');
       // graceful: running handlers finish (up to the timeout); close: false because the database
       // belongs to the app, which closes it after the queue.
       await boss.stop({ graceful: true, close: database.kind === 'postgres', timeout: timeoutMs, wait: true });
