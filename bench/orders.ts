@@ -559,6 +559,7 @@ async function ingest(
       done > 0
         ? {
             postgres: round(((others1.postgres - others0.postgres) * 1000) / done, 2),
+            postgresBackground: round(((others1.postgresBackground - others0.postgresBackground) * 1000) / done, 2),
             simulators: round(((others1.simulators - others0.simulators) * 1000) / done, 2),
             bench: round(((others1.bench - others0.bench) * 1000) / done, 2),
           }
@@ -585,19 +586,27 @@ function machineTicks(): { total: number; idle: number } {
 
 let simulatorsPid: number | undefined;
 
-/** CPU seconds of PostgreSQL's processes (all of them: /proc/<pid>/comm), the simulators and this bench. */
+/**
+ * CPU seconds of PostgreSQL's processes (all of them: /proc/<pid>/comm; `postgresBackground` those that serve no
+ * connection: autovacuum, the WAL writer, the checkpointer…), the simulators and this bench.
+ */
 function otherCpu() {
   let postgres = 0;
+  let postgresBackground = 0;
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += cpuSeconds(Number(pid));
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+        const cpu = cpuSeconds(Number(pid));
+        postgres += cpu;
+        // A backend's title names its client's address: "postgres: 15/main: user db 127.0.0.1(5432) idle".
+        if (!/\(\d+\)/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) postgresBackground += cpu;
       } catch {}
     }
   } catch {}
   const own = process.cpuUsage();
-  return { postgres, simulators: cpuSeconds(simulatorsPid), bench: (own.user + own.system) / 1e6 };
+  return { postgres, postgresBackground, simulators: cpuSeconds(simulatorsPid), bench: (own.user + own.system) / 1e6 };
 }
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 where it cannot be read. */
