@@ -90,34 +90,7 @@ export async function applyMovementsInSequence(tx: Tx, accountId: string, all: M
   for (const m of movements)
     if (m.setTo !== undefined || !m.idempotencyKey)
       throw new Error('ledger: a movement in sequence needs a change and a fresh key');
-  const levelsOf = () =>
-    tx
-      .select({
-        variantId: inventoryLevels.variantId,
-        locationId: inventoryLevels.locationId,
-        onHand: inventoryLevels.onHand,
-        reserved: inventoryLevels.reserved,
-        accountId: inventoryLevels.accountId,
-      })
-      .from(inventoryLevels)
-      .where(
-        and(
-          inArray(inventoryLevels.variantId, [...new Set(movements.map((m) => m.variantId))]),
-          inArray(inventoryLevels.locationId, [...new Set(movements.map((m) => m.locationId))]),
-        ),
-      )
-      .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
-      .for('update');
-  let locked = await levelsOf();
-  const found = new Set(locked.map((l) => `${l.variantId}|${l.locationId}`));
-  const missing = movements.filter((m) => !found.has(`${m.variantId}|${m.locationId}`));
-  if (missing.length > 0) {
-    await tx
-      .insert(inventoryLevels)
-      .values(missing.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
-      .onConflictDoNothing();
-    locked = await levelsOf();
-  }
+  const locked = await lockLevelsOf(tx, accountId, movements);
   const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, { ...l }]));
   const rows = movements.map((m) => {
     const level = levels.get(`${m.variantId}|${m.locationId}`);
@@ -202,11 +175,12 @@ const byLevel = (a: MovementInput, b: MovementInput) =>
       ? -1
       : 1;
 
-/** One round of movements of distinct levels: lock all (creating those missing), write movements, update. */
-async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Promise<AppliedMovement[]> {
-  // The variants × locations of the chunk (a superset of its levels), locked in one stable order. Nearly always
-  // every level exists (an order reserves where there is stock): then that is the one statement; a level seen
-  // for the first time is made first, and all are locked again.
+/**
+ * The levels of some movements, locked: the variants × locations they name (a superset of their levels), in one
+ * stable order. Nearly always every level exists (an order reserves where there is stock): then that is the one
+ * statement; a level seen for the first time is made first, and all are locked again.
+ */
+async function lockLevelsOf(tx: Tx, accountId: string, movements: Pick<MovementInput, 'variantId' | 'locationId'>[]) {
   const lock = () =>
     tx
       .select({
@@ -219,22 +193,29 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
       .from(inventoryLevels)
       .where(
         and(
-          inArray(inventoryLevels.variantId, [...new Set(chunk.map((m) => m.variantId))]),
-          inArray(inventoryLevels.locationId, [...new Set(chunk.map((m) => m.locationId))]),
+          inArray(inventoryLevels.variantId, [...new Set(movements.map((m) => m.variantId))]),
+          inArray(inventoryLevels.locationId, [...new Set(movements.map((m) => m.locationId))]),
         ),
       )
       .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
       .for('update');
-  let locked = await lock();
+  const locked = await lock();
   const found = new Set(locked.map((l) => `${l.variantId}|${l.locationId}`));
-  const missing = chunk.filter((m) => !found.has(`${m.variantId}|${m.locationId}`));
-  if (missing.length > 0) {
-    await tx
-      .insert(inventoryLevels)
-      .values(missing.map((m) => ({ accountId, variantId: m.variantId, locationId: m.locationId })))
-      .onConflictDoNothing();
-    locked = await lock();
-  }
+  const missing = new Map<string, { accountId: string; variantId: string; locationId: string }>();
+  for (const m of movements)
+    if (!found.has(`${m.variantId}|${m.locationId}`))
+      missing.set(`${m.variantId}|${m.locationId}`, { accountId, variantId: m.variantId, locationId: m.locationId });
+  if (missing.size === 0) return locked;
+  await tx
+    .insert(inventoryLevels)
+    .values([...missing.values()])
+    .onConflictDoNothing();
+  return lock();
+}
+
+/** One round of movements of distinct levels: lock all (creating those missing), write movements, update. */
+async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Promise<AppliedMovement[]> {
+  const locked = await lockLevelsOf(tx, accountId, chunk);
   const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, l]));
 
   const results: AppliedMovement[] = [];
