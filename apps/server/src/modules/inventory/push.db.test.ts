@@ -20,7 +20,7 @@ import { carriedReports } from './inbound.events.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
-import { pushAll } from './push.run.ts';
+import { pushAll, runPush } from './push.run.ts';
 import { clearPending, markPending, PUSH_IN_FLIGHT, pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -222,6 +222,39 @@ describe('full push', () => {
     expect(retried?.failed).toBe(0);
     expect(await differences('shopify')).toMatchObject({ differ: 0 });
   }, 60_000);
+
+  it('answers a failed push to the run that started it; requests that joined it resolve', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    // Numbers Shopify does not hold yet, so the push has something to send.
+    await setSafetyStock(channel.id, 3);
+    await pushAll(t.services, tenant.accountId, channel.id);
+    await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rate5xx: 1 }),
+    });
+    try {
+      const started = runPush(t.services, channel.id, 'manual');
+      // Three more requests while it runs (three orders' reservations, say): they join it.
+      const joined = [
+        runPush(t.services, channel.id),
+        runPush(t.services, channel.id),
+        runPush(t.services, channel.id),
+      ];
+      await expect(started).rejects.toThrow();
+      expect(await Promise.allSettled(joined)).toEqual(joined.map(() => ({ status: 'fulfilled', value: undefined })));
+    } finally {
+      await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, { method: 'DELETE' });
+    }
+    // The marks stay for the retry of the run that started it.
+    const [dirty] = await t.services.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(inventoryDirty)
+      .where(eq(inventoryDirty.channelId, channel.id));
+    expect(dirty?.n).toBeGreaterThan(0);
+    await setSafetyStock(channel.id, 4);
+    await pushChannel(t.services, channel.id, 'retry');
+  });
 
   it('takes a lost answer whose send landed for that send, even after a later push stopped before that level', async () => {
     const channel = ch.shopify as ChannelDetail;
