@@ -4,6 +4,7 @@
 //   order first  → an `expected` claim; the channel's report of the change is absorbed, not counted;
 //   report first → the report was counted (on_hand moved) and left a `counted` row; the order reverses it.
 // The same holds for a channel putting units back (a cancel with restock): claims carry a signed quantity.
+// This file is the orders' side; the stock pass's side (reports meeting expected claims) is claims.pass.ts.
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
@@ -15,7 +16,7 @@ export const EXPECTED_CLAIM_TTL_MS = 15 * 60_000;
 /** Counted channel changes an order may still turn out to have caused. */
 export const COUNTED_CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Providers stamp whole seconds: a time stands for its whole second. */
-const SECOND = 1000;
+export const SECOND = 1000;
 
 export interface ChannelMovementClaim {
   channelId: string;
@@ -377,117 +378,6 @@ export async function claimsInSeed(
     if (applied?.applied) out.push({ key: c.key, reversed: -c.qty });
   }
   return out;
-}
-
-export interface OpenClaim {
-  id: number;
-  kind: 'expected' | 'counted';
-  remaining: number;
-  at: Date;
-  createdAt: Date;
-}
-
-/** The open expected claims of these channel levels (`variantId|externalLocationId`), oldest first, locked. */
-export async function lockExpectedClaims(
-  tx: Tx,
-  channelId: string,
-  levels: { variantId: string; externalLocationId: string }[],
-): Promise<Map<string, OpenClaim[]>> {
-  const out = new Map<string, OpenClaim[]>();
-  if (levels.length === 0) return out;
-  const variantIds = [...new Set(levels.map((l) => l.variantId))];
-  for (let i = 0; i < variantIds.length; i += 2000) {
-    const rows = await tx
-      .select({
-        id: channelStockClaims.id,
-        variantId: channelStockClaims.variantId,
-        externalLocationId: channelStockClaims.externalLocationId,
-        kind: channelStockClaims.kind,
-        remaining: channelStockClaims.remaining,
-        at: channelStockClaims.at,
-        createdAt: channelStockClaims.createdAt,
-      })
-      .from(channelStockClaims)
-      .where(
-        and(
-          eq(channelStockClaims.channelId, channelId),
-          inArray(channelStockClaims.variantId, variantIds.slice(i, i + 2000)),
-          eq(channelStockClaims.kind, 'expected'),
-          ne(channelStockClaims.remaining, 0),
-          sql`${channelStockClaims.createdAt} > now() - make_interval(secs => ${EXPECTED_CLAIM_TTL_MS / 1000})`,
-        ),
-      )
-      .orderBy(asc(channelStockClaims.at), asc(channelStockClaims.id))
-      .for('update');
-    for (const r of rows) {
-      const key = `${r.variantId}|${r.externalLocationId}`;
-      out.set(key, [...(out.get(key) ?? []), r]);
-    }
-  }
-  return out;
-}
-
-/**
- * Pure: a report moved the channel by `delta` (what it says less what we believed it held) at provider time
- * `at`. Expected claims of the same direction whose movement the report can include (made by its second) absorb
- * it, oldest first. With `settle` (a report against our current belief, not one from before our last push),
- * a claim the report surely includes (made a second or more before it) is settled whatever it absorbed: the
- * channel's number has the order in it now. Mutates `claims`; answers what is left to count and the changed rows.
- */
-export function absorbIntoClaims(
-  claims: OpenClaim[],
-  delta: number,
-  at: Date,
-  settle: boolean,
-): { delta: number; changed: OpenClaim[] } {
-  const changed: OpenClaim[] = [];
-  let left = delta;
-  for (const c of claims) {
-    if (c.remaining === 0) continue;
-    const includable = c.at.getTime() < at.getTime() + SECOND;
-    if (!includable) continue;
-    if (left !== 0 && Math.sign(left) === Math.sign(c.remaining)) {
-      const take = Math.min(Math.abs(left), Math.abs(c.remaining));
-      left -= Math.sign(left) * take;
-      c.remaining -= Math.sign(c.remaining) * take;
-      changed.push(c);
-    }
-    if (settle && c.remaining !== 0 && c.at.getTime() + SECOND <= at.getTime()) {
-      c.remaining = 0;
-      if (!changed.includes(c)) changed.push(c);
-    }
-  }
-  return { delta: left, changed };
-}
-
-/** Writes back the claims a pass changed, and records the channel changes it counted for orders to meet. */
-export async function writeClaims(
-  tx: Tx,
-  accountId: string,
-  channelId: string,
-  changed: OpenClaim[],
-  counted: { variantId: string; externalLocationId: string; locationId: string; qty: number; at: Date; key: string }[],
-) {
-  await setRemaining(tx, [...new Set(changed)]);
-  for (let i = 0; i < counted.length; i += 1000) {
-    await tx
-      .insert(channelStockClaims)
-      .values(
-        counted.slice(i, i + 1000).map((c) => ({
-          accountId,
-          channelId,
-          variantId: c.variantId,
-          externalLocationId: c.externalLocationId,
-          locationId: c.locationId,
-          kind: 'counted' as const,
-          qty: c.qty,
-          remaining: c.qty,
-          at: c.at,
-          key: `counted:${c.key}`,
-        })),
-      )
-      .onConflictDoNothing();
-  }
 }
 
 /** What is left of each claim, written in one statement (a stock pass changes one per order it meets). */

@@ -10,7 +10,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
-import { absorbIntoClaims, lockExpectedClaims, type OpenClaim, writeClaims } from './claims.ts';
+import { absorbIntoClaims, lockExpectedClaims, type OpenClaim, writeClaims } from './claims.pass.ts';
 import { channelStock } from './inventory.tables.ts';
 import { applyMovements, asJson, type MovementInput, markDirty } from './ledger.ts';
 import { schedulePush } from './schedule.ts';
