@@ -221,10 +221,9 @@ export async function pushChannel(
       next = !fatal && r + 1 < rounds.length ? prepare(rounds[r + 1] as string[]) : null;
       next?.catch(() => undefined);
       total += round.rows;
-      await setSyncTotal(services.db, syncId, total);
+      // The round's size and its levels already right at the channel (handled), in one statement.
+      await setSyncTotal(services.db, syncId, total, round.unchanged);
       outcome.unchanged += round.unchanged;
-      if (round.unchanged > 0)
-        await recordSyncProgress(services.db, syncId, channel.accountId, { succeeded: round.unchanged });
       for (const change of round.changes) {
         const group = waiting[change.set.compareQuantity != null ? 0 : 1] as Change[];
         group.push(change);

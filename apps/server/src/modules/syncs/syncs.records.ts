@@ -89,9 +89,18 @@ export async function restartSync(db: Db | Tx, id: number): Promise<void> {
     .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`));
 }
 
-/** Sets the number of items once known. */
-export async function setSyncTotal(db: Db | Tx, id: number, total: number): Promise<void> {
-  await db.update(syncs).set({ total, updatedAt: new Date() }).where(eq(syncs.id, id));
+/** Sets the number of items once known; `succeeded` of them, done already, are counted in the same statement. */
+export async function setSyncTotal(db: Db | Tx, id: number, total: number, succeeded = 0): Promise<void> {
+  await db
+    .update(syncs)
+    .set({
+      total,
+      ...(succeeded > 0
+        ? { processed: sql`${syncs.processed} + ${succeeded}`, succeeded: sql`${syncs.succeeded} + ${succeeded}` }
+        : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(syncs.id, id));
 }
 
 export interface SyncItemFailure {
@@ -144,21 +153,38 @@ export async function finishSync(
   id: number,
   outcome: { error?: string | null; message?: string | null } = {},
 ): Promise<SyncStatus> {
-  const [row] = await db.select({ failed: syncs.failed }).from(syncs).where(eq(syncs.id, id));
-  const status: SyncStatus = outcome.error ? 'failed' : (row?.failed ?? 0) > 0 ? 'partial' : 'succeeded';
   const now = new Date();
   const message = outcome.error ?? outcome.message ?? null;
+  // Partial or succeeded by the failures counted on the row, in the same statement that closes it.
+  const status = outcome.error ? sql`'failed'` : sql`case when ${syncs.failed} > 0 then 'partial' else 'succeeded' end`;
   const [closed] = await db
     .update(syncs)
-    .set({ status, message, finishedAt: now, updatedAt: now })
+    .set({ status: sql`${status}`, message, finishedAt: now, updatedAt: now })
     .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`))
-    .returning({ accountId: syncs.accountId, channelId: syncs.channelId, type: syncs.type, failed: syncs.failed });
+    .returning({
+      accountId: syncs.accountId,
+      channelId: syncs.channelId,
+      type: syncs.type,
+      failed: syncs.failed,
+      status: syncs.status,
+    });
+  if (!closed) {
+    // Closed before (a second call): its status as it was closed.
+    const [row] = await db.select({ status: syncs.status }).from(syncs).where(eq(syncs.id, id));
+    return (row?.status ?? 'failed') as SyncStatus;
+  }
   // Only the call that closed the run tells the merchant about a failure.
-  if (closed && status !== 'succeeded') {
+  if (closed.status !== 'succeeded') {
     const [channel] = closed.channelId
       ? await db.select({ name: channels.name }).from(channels).where(eq(channels.id, closed.channelId))
       : [];
-    await notifySyncOutcome(db, { id, ...closed, channelName: channel?.name ?? null, status, message });
+    await notifySyncOutcome(db, {
+      id,
+      ...closed,
+      channelName: channel?.name ?? null,
+      status: closed.status as SyncStatus,
+      message,
+    });
   }
-  return status;
+  return closed.status as SyncStatus;
 }
