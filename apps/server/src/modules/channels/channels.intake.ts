@@ -177,11 +177,10 @@ export async function takeWaitingEvents(
 }
 
 /** Events a pass took are done: each with its own outcome ("order #1001: created"), in one statement. */
-export async function finishEvents(services: Pick<Services, 'db'>, outcomes: Map<string, string> | [string, string][]) {
-  const list = [...outcomes];
-  if (list.length === 0) return;
+export async function finishEvents(services: Pick<Services, 'db'>, outcomes: Map<string, string>) {
+  if (outcomes.size === 0) return;
   const rows = sql.join(
-    list.map(([id, outcome]) => sql`(${id}::text, ${outcome}::text)`),
+    [...outcomes].map(([id, outcome]) => sql`(${id}::text, ${outcome}::text)`),
     sql`, `,
   );
   await services.db.execute(sql`

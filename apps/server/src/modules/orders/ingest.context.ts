@@ -131,8 +131,6 @@ export interface Batch {
   itemOf: Map<string, string>;
   /** The channel's levels the claims of the batch meet, locked up front (claims.ts lockChannelLevels). */
   channelLevels: Map<string, LockedChannelLevel>;
-  /** Our levels of the batch's variants, locked up front at every location: no line locks its own. */
-  levelsLocked: boolean;
   /** Routing's inputs (locations, live rules), read once for the batch on first use. */
   routing?: Promise<RoutingInputs>;
   touched: Set<string>;
@@ -142,7 +140,7 @@ export interface Batch {
   changed: Set<string>;
   historical?: boolean;
   /** What the batch's new orders write, kept until its end or until something else needs it written. */
-  writes?: BatchWrites;
+  writes: BatchWrites;
 }
 
 /**
@@ -168,7 +166,6 @@ export function batchWrites(ledger: DeferredLedger): BatchWrites {
  */
 export async function settleWrites(batch: Batch) {
   const w = batch.writes;
-  if (!w) return;
   const lines = w.lines.splice(0);
   for (let i = 0; i < lines.length; i += 1000) await batch.tx.insert(orderLines).values(lines.slice(i, i + 1000));
   const allocations = w.allocations.splice(0);
@@ -207,7 +204,10 @@ export async function flushTimeline(batch: Batch) {
   await writeTimelines(batch.tx, batch.channel.accountId, pending);
 }
 
-export function contextFor(batch: Batch, orderId: string): IngestContext & { variantOf: Map<string, { id: string }> } {
+/** One order's context in a batch (every order taken in is: `ingestOrder` is a batch of one). */
+export type BatchContext = IngestContext & { variantOf: Map<string, { id: string }>; batch: Batch };
+
+export function contextFor(batch: Batch, orderId: string): BatchContext {
   return {
     tx: batch.tx,
     channel: batch.channel,

@@ -9,15 +9,10 @@ import { channelLevelKey, claimChannelMovement } from '../inventory/claims.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
 import { countryCode } from '../routing/geo.ts';
-import {
-  linkDecision,
-  lockLevelsFor,
-  type RouteLine,
-  routeAndReserve,
-  routingInputs,
-} from '../routing/routing.allocate.ts';
+import { linkDecision, type RouteLine, routeAndReserve, routingInputs } from '../routing/routing.allocate.ts';
 import { type AllocationPlan, storePlan } from './allocate.ts';
 import {
+  type BatchContext,
   flushTimeline,
   type IngestContext,
   lineLabel,
@@ -25,15 +20,12 @@ import {
   settleWrites,
   statusFromChannel,
 } from './ingest.context.ts';
-import { insertAllocations, type NewAllocation } from './orders.allocations.ts';
+import type { NewAllocation } from './orders.allocations.ts';
 import { orderAllocations, orderLines } from './orders.tables.ts';
 import { recomputeFlags, writeTimeline } from './orders.timeline.ts';
 
-export async function createOrder(
-  ctx: IngestContext & { variantOf: Map<string, { id: string }> },
-  order: ProviderOrder,
-) {
-  const { tx, channel, orderId } = ctx;
+export async function createOrder(ctx: BatchContext, order: ProviderOrder) {
+  const { channel, orderId } = ctx;
   const label = CHANNEL_LABELS[channel.type];
   const status = statusFromChannel(order);
   ctx.timeline.push({
@@ -49,7 +41,6 @@ export async function createOrder(
   // A POS sale complete at its store is sold there; every other line is routed (issue 14) once all are in.
   const plan = storePlan(store?.id ?? null, ctx.ours);
   const toRoute: RouteLine[] = [];
-  const locationIds = ctx.ours.map((l) => l.id);
   // Already fulfilled at the channel before we knew it (not a POS sale): its units left before our ledger
   // counted them; recorded, with nothing to reserve.
   const settled = status === 3 && !order.completedAtStore;
@@ -102,9 +93,8 @@ export async function createOrder(
         channelRestockClaimed: marks.restock,
       };
     });
-    // A batch writes its new orders' lines together (ingest.context.ts settleWrites).
-    if (ctx.batch?.writes) ctx.batch.writes.lines.push(...lineRows);
-    else await tx.insert(orderLines).values(lineRows);
+    // The batch writes its new orders' lines together (ingest.context.ts settleWrites).
+    ctx.batch.writes.lines.push(...lineRows);
   }
   /** Allocation rows written with the routed ones, in one statement (none of them holds units). */
   const held: NewAllocation[] = [];
@@ -146,21 +136,18 @@ export async function createOrder(
       await allocateLine(ctx, { id: lineId, variantId: variant.id, label: lineLabel(line) }, open, plan);
       continue;
     }
-    // The levels of this line's SKU at every location, locked now (after its claim, before the next SKU's);
-    // a batch locked them all at its start, in the same order.
-    if (!ctx.batch?.levelsLocked) await lockLevelsFor(tx, channel.accountId, [variant.id], locationIds);
+    // The levels of this line's SKU at every location were locked at the batch's start (takeInBatch).
     toRoute.push({ id: lineId, sku: line.sku, title: line.title, variantId: variant.id, quantity: open });
   }
   if (toRoute.length > 0) await routeLines(ctx, order, toRoute, store?.id ?? null, takenAt, held);
-  else await keepOrInsertAllocations(ctx, held);
+  else keepAllocations(ctx, held);
 }
 
-/** The order's allocation rows: kept with the batch's writes, or written now. */
-async function keepOrInsertAllocations(ctx: IngestContext, rows: NewAllocation[]) {
-  const writes = ctx.batch?.writes;
-  if (writes)
-    writes.allocations.push(...rows.map((r) => ({ ...r, accountId: ctx.channel.accountId, orderId: ctx.orderId })));
-  else await insertAllocations(ctx.tx, ctx.channel.accountId, ctx.orderId, rows);
+/** The order's allocation rows, kept with the batch's writes (written with its lines, at settleWrites). */
+function keepAllocations(ctx: BatchContext, rows: NewAllocation[]) {
+  ctx.batch.writes.allocations.push(
+    ...rows.map((r) => ({ ...r, accountId: ctx.channel.accountId, orderId: ctx.orderId })),
+  );
 }
 
 /**
@@ -169,7 +156,7 @@ async function keepOrInsertAllocations(ctx: IngestContext, rows: NewAllocation[]
  * be tried) that flags the order. The decision and its trace are routing's.
  */
 async function routeLines(
-  ctx: IngestContext,
+  ctx: BatchContext,
   order: ProviderOrder,
   lines: RouteLine[],
   pickupLocationId: string | null,
@@ -179,13 +166,12 @@ async function routeLines(
   const ship = order.shippingAddress ?? {};
   // A batch reads routing's inputs once (one transaction: the same as each order reading them).
   const batch = ctx.batch;
-  if (batch)
-    batch.routing ??= routingInputs(
-      ctx.tx,
-      ctx.channel.accountId,
-      [...new Set([...batch.variantOf.values()].map((v) => v.id))].sort(),
-    );
-  const inputs = batch?.routing ? await batch.routing : undefined;
+  batch.routing ??= routingInputs(
+    ctx.tx,
+    ctx.channel.accountId,
+    [...new Set([...batch.variantOf.values()].map((v) => v.id))].sort(),
+  );
+  const inputs = await batch.routing;
   const routed = await routeAndReserve(ctx.tx, ctx.channel.accountId, {
     ...inputs,
     orderId: ctx.orderId,
@@ -204,7 +190,7 @@ async function routeLines(
     },
     lines,
     kind: 'initial',
-    deferred: batch?.writes?.routing,
+    deferred: batch.writes.routing,
   });
   const unplacedRows = routed.unplaced.map((u) => ({
     id: newId('oal'),
@@ -216,7 +202,7 @@ async function routeLines(
     reserved: 0,
     reason: u.reason,
   }));
-  await keepOrInsertAllocations(ctx, [
+  keepAllocations(ctx, [
     ...held,
     ...routed.placements.map((p) => ({
       id: p.key,
@@ -234,7 +220,7 @@ async function routeLines(
     ctx.tx,
     routed.decisionId,
     unplacedRows.map((r) => r.id),
-    batch?.writes?.routing,
+    batch.writes.routing,
   );
   for (const p of routed.placements) ctx.variantsTouched.add(p.variantId);
   ctx.timeline.push(...routed.timeline);
@@ -242,14 +228,14 @@ async function routeLines(
 
 /** A POS sale complete at its store: its units left that store (consumed), or it is kept and flagged. */
 async function allocateLine(
-  ctx: IngestContext,
+  ctx: BatchContext,
   line: { id: string; variantId: string; label: string },
   quantity: number,
   plan: AllocationPlan,
 ) {
   const { tx, channel, orderId } = ctx;
   // Consuming moves a level outside the batch's kept ledger, and what follows reads levels and allocations.
-  if (ctx.batch) await settleWrites(ctx.batch);
+  await settleWrites(ctx.batch);
   const allocationId = newId('oal');
   const at = plan.candidates[0];
   if (!at) {
@@ -273,7 +259,7 @@ async function allocateLine(
     actor: channel.name,
   });
   // Other orders' timelines may be written next: the batch's pending entries go first, in the order they came.
-  if (ctx.batch) await flushTimeline(ctx.batch);
+  await flushTimeline(ctx.batch);
   await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
 }
 

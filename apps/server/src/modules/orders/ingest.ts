@@ -209,7 +209,6 @@ async function takeInBatch(
     variantOf,
     itemOf,
     channelLevels,
-    levelsLocked: true,
     touched,
     timeline: [],
     changed: new Set(),

@@ -1,6 +1,6 @@
 // Sync records (DESIGN §3): every run of a sync job writes one row, with live progress and per-item
 // failures, so the merchant can see what happened and retry what failed (/syncs/, /syncs/{id}).
-import type { SyncStatus, SyncTrigger, SyncType } from '@switchyard/contracts';
+import type { SyncTrigger, SyncType } from '@switchyard/contracts';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { channels } from '../channels/channels.tables.ts';
@@ -152,14 +152,14 @@ export async function finishSync(
   db: Db | Tx,
   id: number,
   outcome: { error?: string | null; message?: string | null } = {},
-): Promise<SyncStatus> {
+): Promise<void> {
   const now = new Date();
   const message = outcome.error ?? outcome.message ?? null;
   // Partial or succeeded by the failures counted on the row, in the same statement that closes it.
   const status = outcome.error ? sql`'failed'` : sql`case when ${syncs.failed} > 0 then 'partial' else 'succeeded' end`;
   const [closed] = await db
     .update(syncs)
-    .set({ status: sql`${status}`, message, finishedAt: now, updatedAt: now })
+    .set({ status, message, finishedAt: now, updatedAt: now })
     .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`))
     .returning({
       accountId: syncs.accountId,
@@ -168,23 +168,10 @@ export async function finishSync(
       failed: syncs.failed,
       status: syncs.status,
     });
-  if (!closed) {
-    // Closed before (a second call): its status as it was closed.
-    const [row] = await db.select({ status: syncs.status }).from(syncs).where(eq(syncs.id, id));
-    return (row?.status ?? 'failed') as SyncStatus;
-  }
   // Only the call that closed the run tells the merchant about a failure.
-  if (closed.status !== 'succeeded') {
-    const [channel] = closed.channelId
-      ? await db.select({ name: channels.name }).from(channels).where(eq(channels.id, closed.channelId))
-      : [];
-    await notifySyncOutcome(db, {
-      id,
-      ...closed,
-      channelName: channel?.name ?? null,
-      status: closed.status as SyncStatus,
-      message,
-    });
-  }
-  return closed.status as SyncStatus;
+  if (!closed || closed.status === 'succeeded') return;
+  const [channel] = closed.channelId
+    ? await db.select({ name: channels.name }).from(channels).where(eq(channels.id, closed.channelId))
+    : [];
+  await notifySyncOutcome(db, { id, ...closed, channelName: channel?.name ?? null, message });
 }
