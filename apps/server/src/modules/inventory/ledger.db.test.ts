@@ -124,6 +124,23 @@ describe('movements a batch keeps until its end (DeferredLedger)', () => {
     ]);
   });
 
+  it('counts what it keeps in its view when the view is read after (a reversal before routing, after a settle)', async () => {
+    await adjust(5);
+    const run = `v${Date.now()}`;
+    await t.services.db.transaction(async (tx) => {
+      const ledger = new DeferredLedger(tx, accountId, [variantId], [locationId]);
+      const before = (await ledger.available()).get(`${variantId}|${locationId}`) ?? 0;
+      // Written and forgotten; then a claim's reversal is kept before anything reads the view again.
+      ledger.move(move(0, 1, `${run}:reserve`));
+      await ledger.settle();
+      ledger.move(move(2, 0, `${run}:reversal`));
+      expect((await ledger.available()).get(`${variantId}|${locationId}`)).toBe(before - 1 + 2);
+      await ledger.flush();
+      // Written, the view holds the same.
+      expect((await ledger.available()).get(`${variantId}|${locationId}`)).toBe(before + 1);
+    });
+  });
+
   it('throws on a key used before and writes nothing of the batch', async () => {
     await adjust(1, 'used-before');
     const before = await level();

@@ -39,9 +39,16 @@ export class DeferredLedger {
     return this.variants.has(variantId) && this.locations.has(locationId);
   }
 
-  /** What each locked level can cover now (on_hand − reserved, `${variantId}|${locationId}`); read once. */
+  /**
+   * What each locked level can cover now (on_hand − reserved, `${variantId}|${locationId}`), with what is kept
+   * and not written yet; read once, then kept current by `move`.
+   */
   async available(): Promise<Map<string, number>> {
-    this.view ??= await lockAvailable(this.tx, this.accountId, this.variantIds, this.locationIds);
+    if (!this.view) {
+      const view = await lockAvailable(this.tx, this.accountId, this.variantIds, this.locationIds);
+      for (const m of this.movements) follow(view, m);
+      this.view = view;
+    }
     return this.view;
   }
 
@@ -49,10 +56,7 @@ export class DeferredLedger {
   move(m: MovementInput) {
     if (!this.holds(m.variantId, m.locationId)) throw new Error('ledger: a kept movement of a level not locked');
     this.movements.push(m);
-    if (this.view) {
-      const key = `${m.variantId}|${m.locationId}`;
-      this.view.set(key, (this.view.get(key) ?? 0) + (m.delta ?? 0) - (m.reservedDelta ?? 0));
-    }
+    if (this.view) follow(this.view, m);
   }
 
   /** A new expected claim (its key fresh in this transaction). */
@@ -81,4 +85,10 @@ export class DeferredLedger {
     await this.flush();
     this.view = undefined;
   }
+}
+
+/** What a level can cover after a movement. */
+function follow(view: Map<string, number>, m: MovementInput) {
+  const key = `${m.variantId}|${m.locationId}`;
+  view.set(key, (view.get(key) ?? 0) + (m.delta ?? 0) - (m.reservedDelta ?? 0));
 }
