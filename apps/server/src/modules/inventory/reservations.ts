@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { inventoryLevels } from './inventory.tables.ts';
 import type { DeferredLedger } from './ledger.deferred.ts';
-import { applyMovements } from './ledger.ts';
+import { applyMovements, type MovementInput } from './ledger.ts';
 
 export interface ReserveInput {
   variantId: string;
@@ -98,20 +98,21 @@ export async function releaseReservation(tx: Tx, accountId: string, input: Level
  */
 export async function consumeStock(tx: Tx, accountId: string, input: LevelChangeInput & { reserved: number }) {
   if (input.quantity <= 0) return;
-  await applyMovements(tx, accountId, [
-    {
-      variantId: input.variantId,
-      locationId: input.locationId,
-      delta: -input.quantity,
-      reservedDelta: -input.reserved,
-      reason: 'order',
-      source: 'order',
-      reference: input.reference,
-      idempotencyKey: `consume:${input.key}`,
-      userId: input.userId ?? null,
-    },
-  ]);
+  await applyMovements(tx, accountId, [consumption(input)]);
 }
+
+/** The movement `consumeStock` writes, for a caller that keeps it with others (a batch's `DeferredLedger`). */
+export const consumption = (input: LevelChangeInput & { reserved: number }): MovementInput => ({
+  variantId: input.variantId,
+  locationId: input.locationId,
+  delta: -input.quantity,
+  reservedDelta: -input.reserved,
+  reason: 'order',
+  source: 'order',
+  reference: input.reference,
+  idempotencyKey: `consume:${input.key}`,
+  userId: input.userId ?? null,
+});
 
 /** Reserved units per level, for the invariant check (reserved = Σ open allocations). */
 export async function reservedByLevel(tx: Pick<Tx, 'execute'>, accountId: string) {

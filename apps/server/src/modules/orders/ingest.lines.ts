@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { channelLevelKey, claimChannelMovement } from '../inventory/claims.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
-import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
+import { consumeStock, consumption, releaseReservation } from '../inventory/reservations.ts';
 import { countryCode } from '../routing/geo.ts';
 import { linkDecision, type RouteLine, routeAndReserve, routingInputs } from '../routing/routing.allocate.ts';
 import { type AllocationPlan, storePlan } from './allocate.ts';
@@ -226,66 +226,54 @@ async function routeLines(
   ctx.timeline.push(...routed.timeline);
 }
 
-/** A POS sale complete at its store: its units left that store (consumed), or it is kept and flagged. */
+/**
+ * A POS sale complete at its store: its units left that store (consumed), or it is kept and flagged. Both are kept
+ * with the batch's writes. Only a sale that took units other orders held there writes what is kept, and then
+ * releases those orders' reservations (`uncoverShortfall`).
+ */
 async function allocateLine(
   ctx: BatchContext,
   line: { id: string; variantId: string; label: string },
   quantity: number,
   plan: AllocationPlan,
 ) {
-  const { tx, channel, orderId } = ctx;
-  // Consuming moves a level outside the batch's kept ledger, and what follows reads levels and allocations.
-  await settleWrites(ctx.batch);
-  const allocationId = newId('oal');
+  const { channel, orderId } = ctx;
+  const allocation = { id: newId('oal'), lineId: line.id, variantId: line.variantId, quantity, reserved: 0 };
   const at = plan.candidates[0];
   if (!at) {
-    await insertAllocation(ctx, line.id, line.variantId, null, quantity, 0, 0, plan.reason);
+    keepAllocations(ctx, [{ ...allocation, locationId: null, status: 0, reason: plan.reason }]);
     ctx.timeline.push({ kind: 'flagged', message: `${line.label}: ${plan.reason}`, actor: 'Switchyard' });
     return;
   }
-  await consumeStock(tx, channel.accountId, {
+  const consumed = {
     variantId: line.variantId,
     locationId: at,
     quantity,
     reserved: 0,
     reference: orderId,
-    key: allocationId,
-  });
+    key: allocation.id,
+  };
+  // The store is one of ours and the variant one of the batch's: its level is locked, and the sale kept.
+  const ledger = ctx.batch.writes.ledger;
+  const kept = ledger.holds(line.variantId, at);
+  if (kept) ledger.move(consumption(consumed));
+  else {
+    await settleWrites(ctx.batch);
+    await consumeStock(ctx.tx, channel.accountId, consumed);
+  }
   ctx.variantsTouched.add(line.variantId);
-  await insertAllocation(ctx, line.id, line.variantId, at, quantity, 3, 0, null, allocationId);
+  keepAllocations(ctx, [{ ...allocation, locationId: at, status: 3, reason: null }]);
   ctx.timeline.push({
     kind: 'allocated',
     message: `${quantity} × ${line.label} sold at ${nameOf(ctx, at)}.`,
     actor: channel.name,
   });
+  // What the store can cover after the sale: below nothing, the sale took units other orders held there.
+  if (kept && ((await ledger.available()).get(`${line.variantId}|${at}`) ?? 0) >= 0) return;
+  await settleWrites(ctx.batch);
   // Other orders' timelines may be written next: the batch's pending entries go first, in the order they came.
   await flushTimeline(ctx.batch);
-  await uncoverShortfall(tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
-}
-
-async function insertAllocation(
-  ctx: IngestContext,
-  lineId: string,
-  variantId: string | null,
-  locationId: string | null,
-  quantity: number,
-  status: number,
-  reserved: number,
-  reason: string | null,
-  id = newId('oal'),
-) {
-  await ctx.tx.insert(orderAllocations).values({
-    id,
-    accountId: ctx.channel.accountId,
-    orderId: ctx.orderId,
-    lineId,
-    variantId,
-    locationId,
-    quantity,
-    status,
-    reserved,
-    reason,
-  });
+  await uncoverShortfall(ctx.tx, channel.accountId, line.variantId, at, nameOf(ctx, at), orderId);
 }
 
 /** Whether claimLine would meet a movement of this line (the channel says where, lists it, and we map there). */

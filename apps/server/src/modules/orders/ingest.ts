@@ -217,30 +217,35 @@ async function takeInBatch(
     writes: batchWrites(new DeferredLedger(tx, channel.accountId, variantIds, locationIds, available)),
   };
   const results = new Map<string, IngestResult>();
+  // Known orders first: an update reads its order's rows and moves stock itself, so the new orders' writes are
+  // then kept together to the end (each by external id, and a cancel's release is there for the new orders).
   for (const order of sorted) {
-    const id = createdId.get(order.externalId);
-    if (id) {
-      const ctx = contextFor(batch, id);
-      await createOrder(ctx, order);
-      batch.timeline.push({ orderId: id, entries: ctx.timeline });
-      batch.changed.add(id);
-      results.set(order.externalId, { orderId: id, outcome: 'created' });
-      continue;
-    }
     const row = existingOf.get(order.externalId);
+    if (createdId.has(order.externalId)) continue;
     if (!row) throw new Error('order vanished while being imported');
     const incomingAt = new Date(order.updatedAt).getTime();
     if (incomingAt < row.providerUpdatedAt.getTime()) {
       results.set(order.externalId, { orderId: row.id, outcome: 'older' });
       continue;
     }
-    // An update reads the order's rows and moves stock itself: what the batch kept is written first.
+    // What an update before it kept is written first, and the kept ledger's view is read again after it.
     await settleWrites(batch);
     const ctx = contextFor(batch, row.id);
     const changed = await updateOrder(ctx, row, order, incomingAt === row.providerUpdatedAt.getTime());
     batch.timeline.push({ orderId: row.id, entries: ctx.timeline });
     if (changed) batch.changed.add(row.id);
     results.set(order.externalId, { orderId: row.id, outcome: changed ? 'updated' : 'unchanged' });
+  }
+  // After updates, the view of the levels is read again when the new orders need it.
+  if (results.size > 0) await settleWrites(batch);
+  for (const order of sorted) {
+    const id = createdId.get(order.externalId);
+    if (!id) continue;
+    const ctx = contextFor(batch, id);
+    await createOrder(ctx, order);
+    batch.timeline.push({ orderId: id, entries: ctx.timeline });
+    batch.changed.add(id);
+    results.set(order.externalId, { orderId: id, outcome: 'created' });
   }
   await settleWrites(batch);
   await flushTimeline(batch);
