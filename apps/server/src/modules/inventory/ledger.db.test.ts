@@ -71,6 +71,53 @@ describe('ledger concurrency', () => {
   });
 });
 
+describe('several movements of one level in one call (a stock pass with many reports of one SKU)', () => {
+  it('applies them in the order given: a key seen before or given twice once, a count against the level then', async () => {
+    await adjust(1, 'seen-before-in-a-call');
+    const start = await onHand();
+    const run = `s${Date.now()}`;
+    const m = (change: { delta?: number; setTo?: number; reservedDelta?: number }, key: string) => ({
+      variantId,
+      locationId,
+      ...change,
+      reason: 'adjustment' as const,
+      source: 'manual',
+      idempotencyKey: key,
+    });
+    const results = await t.services.db.transaction((tx) =>
+      applyMovements(tx, accountId, [
+        m({ delta: -2 }, `${run}:a`),
+        m({ delta: 5 }, 'seen-before-in-a-call'),
+        m({ setTo: start + 10 }, `${run}:b`),
+        m({ delta: -2 }, `${run}:a`),
+        m({ delta: 0 }, `${run}:zero`),
+        m({ delta: 3, reservedDelta: 1 }, `${run}:c`),
+      ]),
+    );
+    expect(results.map((r) => [r.applied, r.delta, r.onHand])).toEqual([
+      [true, -2, start - 2],
+      [false, 0, start - 2],
+      [true, 12, start + 10],
+      [false, 0, start + 10],
+      [false, 0, start + 10],
+      [true, 3, start + 13],
+    ]);
+    expect(await onHand()).toBe(start + 13);
+    const written = await t.services.db
+      .select()
+      .from(inventoryMovements)
+      .where(eq(inventoryMovements.accountId, accountId))
+      .orderBy(inventoryMovements.id);
+    expect(
+      written.filter((w) => w.idempotencyKey?.startsWith(run)).map((w) => [w.idempotencyKey, w.delta, w.onHandAfter]),
+    ).toEqual([
+      [`${run}:a`, -2, start - 2],
+      [`${run}:b`, 12, start + 10],
+      [`${run}:c`, 3, start + 13],
+    ]);
+  });
+});
+
 describe('movements a batch keeps until its end (DeferredLedger)', () => {
   const level = async (db: Pick<typeof t.services.db, 'select'> = t.services.db) => {
     const [row] = await db

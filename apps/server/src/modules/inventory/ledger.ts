@@ -56,18 +56,134 @@ export async function applyMovements(
     }
   }
   const distinct = new Set(movements.map((m) => `${m.variantId}|${m.locationId}`)).size === movements.length;
+  // Sorted stably: several movements of one level keep the order they were given in.
   const ordered = [...movements].sort(byLevel);
   const results: AppliedMovement[] = [];
   const touched = new Set<string>();
-  const size = distinct ? BULK_LEVELS : 1;
-  for (let i = 0; i < ordered.length; i += size) {
-    for (const r of await applyChunk(tx, accountId, ordered.slice(i, i + size))) {
+  const chunks: MovementInput[][] = [];
+  if (!distinct) chunks.push(ordered);
+  else for (let i = 0; i < ordered.length; i += BULK_LEVELS) chunks.push(ordered.slice(i, i + BULK_LEVELS));
+  for (const chunk of chunks) {
+    for (const r of await (distinct ? applyChunk(tx, accountId, chunk) : applyOneByOne(tx, accountId, chunk))) {
       results.push(r);
       if (r.applied) touched.add(r.variantId);
     }
   }
   await markTouched(tx, accountId, touched);
   return results;
+}
+
+/**
+ * Movements of which several move one level (a stock pass's reports of one SKU): applied one after another, as
+ * one at a time would, but in three statements: the levels locked, the keys among them seen before read (under
+ * those locks, so no other transaction can write them meanwhile), then what changed written with the levels'
+ * new numbers. A key seen before, or twice here, is applied once; a zero change writes nothing.
+ */
+async function applyOneByOne(tx: Tx, accountId: string, movements: MovementInput[]): Promise<AppliedMovement[]> {
+  const locked = await lockLevelsOf(tx, accountId, movements);
+  const levels = new Map(locked.map((l) => [`${l.variantId}|${l.locationId}`, { ...l }]));
+  const keys = [...new Set(movements.flatMap((m) => (m.idempotencyKey ? [m.idempotencyKey] : [])))];
+  const seen = new Set<string | null>();
+  for (let i = 0; i < keys.length; i += 1000) {
+    const found = await tx
+      .select({ key: inventoryMovements.idempotencyKey })
+      .from(inventoryMovements)
+      .where(
+        and(
+          eq(inventoryMovements.accountId, accountId),
+          inArray(inventoryMovements.idempotencyKey, keys.slice(i, i + 1000)),
+        ),
+      );
+    for (const f of found) seen.add(f.key);
+  }
+  const results: AppliedMovement[] = [];
+  const rows: (typeof inventoryMovements.$inferInsert)[] = [];
+  for (const m of movements) {
+    const level = levels.get(`${m.variantId}|${m.locationId}`);
+    if (!level || level.accountId !== accountId) throw new DomainError('NOT_FOUND', 'Stock level not found.');
+    const delta = m.setTo !== undefined ? m.setTo - level.onHand : (m.delta ?? 0);
+    const reservedDelta = m.reservedDelta ?? 0;
+    if (level.reserved + reservedDelta < 0) throw new DomainError('VALIDATION', 'Reserved stock cannot go below zero.');
+    const applied = (delta !== 0 || reservedDelta !== 0) && !seen.has(m.idempotencyKey ?? null);
+    if (applied) {
+      if (m.idempotencyKey) seen.add(m.idempotencyKey);
+      level.onHand += delta;
+      level.reserved += reservedDelta;
+      rows.push(movementRow(accountId, m, delta, reservedDelta, level.onHand));
+    }
+    results.push({
+      variantId: m.variantId,
+      locationId: m.locationId,
+      delta: applied ? delta : 0,
+      reservedDelta: applied ? reservedDelta : 0,
+      onHand: level.onHand,
+      reserved: level.reserved,
+      applied,
+    });
+  }
+  const moved = new Set(rows.map((r) => `${r.variantId}|${r.locationId}`));
+  if (
+    (await writeInSequence(
+      tx,
+      rows,
+      [...levels.values()].filter((l) => moved.has(`${l.variantId}|${l.locationId}`)),
+    )) !== rows.length
+  )
+    throw new Error('ledger: a movement key was written by another transaction meanwhile; nothing is written');
+  return results;
+}
+
+const movementRow = (
+  accountId: string,
+  m: MovementInput,
+  delta: number,
+  reservedDelta: number,
+  onHandAfter: number,
+): typeof inventoryMovements.$inferInsert => ({
+  accountId,
+  variantId: m.variantId,
+  locationId: m.locationId,
+  delta,
+  reservedDelta,
+  onHandAfter,
+  reason: m.reason,
+  source: m.source,
+  reference: m.reference ?? null,
+  idempotencyKey: m.idempotencyKey ?? null,
+  userId: m.userId ?? null,
+});
+
+/**
+ * Movement rows worked out one after another against levels the caller holds locked, and those levels' new
+ * numbers, in one statement; answers how many rows were written (a row whose key was seen before is not).
+ */
+async function writeInSequence(
+  tx: Tx,
+  rows: (typeof inventoryMovements.$inferInsert)[],
+  levels: { variantId: string; locationId: string; onHand: number; reserved: number }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const after = sql.join(
+    levels.map((l) => sql`(${l.variantId}::text, ${l.locationId}::text, ${l.onHand}::int, ${l.reserved}::int)`),
+    sql`, `,
+  );
+  const insert = tx
+    .insert(inventoryMovements)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: inventoryMovements.id });
+  const [written] = rowsOf<{ n: number }>(
+    await tx.execute(sql`
+      with written as (${insert.getSQL()}),
+      levels as (
+        update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
+        from (values ${after}) as v(variant_id, location_id, on_hand, reserved)
+        where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id
+        returning 1
+      )
+      select count(*)::int as n from written`),
+  );
+  return Number(written?.n);
 }
 
 async function markTouched(tx: Tx, accountId: string, touched: Set<string>) {
@@ -98,44 +214,15 @@ export async function applyMovementsInSequence(tx: Tx, accountId: string, all: M
     level.onHand += m.delta ?? 0;
     level.reserved += m.reservedDelta ?? 0;
     if (level.reserved < 0) throw new DomainError('VALIDATION', 'Reserved stock cannot go below zero.');
-    return {
-      accountId,
-      variantId: m.variantId,
-      locationId: m.locationId,
-      delta: m.delta ?? 0,
-      reservedDelta: m.reservedDelta ?? 0,
-      onHandAfter: level.onHand,
-      reason: m.reason,
-      source: m.source,
-      reference: m.reference ?? null,
-      idempotencyKey: m.idempotencyKey ?? null,
-      userId: m.userId ?? null,
-    };
+    return movementRow(accountId, m, m.delta ?? 0, m.reservedDelta ?? 0, level.onHand);
   });
   const moved = new Set(movements.map((m) => `${m.variantId}|${m.locationId}`));
-  const after = sql.join(
-    [...levels.values()]
-      .filter((l) => moved.has(`${l.variantId}|${l.locationId}`))
-      .map((l) => sql`(${l.variantId}::text, ${l.locationId}::text, ${l.onHand}::int, ${l.reserved}::int)`),
-    sql`, `,
+  const written = await writeInSequence(
+    tx,
+    rows,
+    [...levels.values()].filter((l) => moved.has(`${l.variantId}|${l.locationId}`)),
   );
-  const insert = tx
-    .insert(inventoryMovements)
-    .values(rows)
-    .onConflictDoNothing()
-    .returning({ id: inventoryMovements.id });
-  const [written] = rowsOf<{ n: number }>(
-    await tx.execute(sql`
-      with written as (${insert.getSQL()}),
-      levels as (
-        update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
-        from (values ${after}) as v(variant_id, location_id, on_hand, reserved)
-        where ${inventoryLevels.variantId} = v.variant_id and ${inventoryLevels.locationId} = v.location_id
-        returning 1
-      )
-      select count(*)::int as n from written`),
-  );
-  if (Number(written?.n) !== rows.length)
+  if (written !== rows.length)
     throw new Error('ledger: a movement key made in this transaction was used before; nothing is written');
   await markTouched(tx, accountId, new Set(movements.map((m) => m.variantId)));
 }
@@ -249,19 +336,7 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
   const insert = tx
     .insert(inventoryMovements)
     .values(
-      changes.map(({ m, delta, reservedDelta, onHand }) => ({
-        accountId,
-        variantId: m.variantId,
-        locationId: m.locationId,
-        delta,
-        reservedDelta,
-        onHandAfter: onHand,
-        reason: m.reason,
-        source: m.source,
-        reference: m.reference ?? null,
-        idempotencyKey: m.idempotencyKey ?? null,
-        userId: m.userId ?? null,
-      })),
+      changes.map(({ m, delta, reservedDelta, onHand }) => movementRow(accountId, m, delta, reservedDelta, onHand)),
     )
     .onConflictDoNothing()
     .returning({ variantId: inventoryMovements.variantId, locationId: inventoryMovements.locationId });
