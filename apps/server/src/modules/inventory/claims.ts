@@ -7,6 +7,7 @@
 // This file is the orders' side; the stock pass's side (reports meeting expected claims) is claims.pass.ts.
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
 import type { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements, asJson } from './ledger.ts';
@@ -297,11 +298,12 @@ export interface NewExpectedClaim {
 export async function insertExpectedClaims(tx: Tx, accountId: string, claims: NewExpectedClaim[]) {
   for (let i = 0; i < claims.length; i += 1000) {
     const chunk = claims.slice(i, i + 1000);
-    const inserted = await tx
-      .insert(channelStockClaims)
-      .values(chunk.map((c) => ({ ...c, accountId, kind: 'expected' as const })))
-      .onConflictDoNothing()
-      .returning({ id: channelStockClaims.id });
+    const inserted = await insertRows(
+      tx,
+      channelStockClaims,
+      chunk.map((c) => ({ ...c, accountId, kind: 'expected' as const })),
+      { onConflictDoNothing: true, returning: { id: channelStockClaims.id } },
+    );
     if (inserted.length !== chunk.length)
       throw new Error('claims: a claim key made in this transaction was used before');
   }

@@ -4,6 +4,7 @@
 import type { MovementReason } from '@switchyard/contracts';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { insertRowsSql } from '../../db/insert-rows.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { listings, variants } from '../products/products.tables.ts';
@@ -167,14 +168,13 @@ async function writeInSequence(
     levels.map((l) => sql`(${l.variantId}::text, ${l.locationId}::text, ${l.onHand}::int, ${l.reserved}::int)`),
     sql`, `,
   );
-  const insert = tx
-    .insert(inventoryMovements)
-    .values(rows)
-    .onConflictDoNothing()
-    .returning({ id: inventoryMovements.id });
+  const insert = insertRowsSql(inventoryMovements, rows, {
+    onConflictDoNothing: true,
+    returning: { id: inventoryMovements.id },
+  });
   const [written] = rowsOf<{ n: number }>(
     await tx.execute(sql`
-      with written as (${insert.getSQL()}),
+      with written as (${insert}),
       levels as (
         update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
         from (values ${after}) as v(variant_id, location_id, on_hand, reserved)
@@ -333,13 +333,14 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
 
   // A movement whose idempotency key was used before is not written (and its level not changed): the movements
   // and the levels of those written go in one statement (one round trip, whatever the chunk's size).
-  const insert = tx
-    .insert(inventoryMovements)
-    .values(
-      changes.map(({ m, delta, reservedDelta, onHand }) => movementRow(accountId, m, delta, reservedDelta, onHand)),
-    )
-    .onConflictDoNothing()
-    .returning({ variantId: inventoryMovements.variantId, locationId: inventoryMovements.locationId });
+  const insert = insertRowsSql(
+    inventoryMovements,
+    changes.map(({ m, delta, reservedDelta, onHand }) => movementRow(accountId, m, delta, reservedDelta, onHand)),
+    {
+      onConflictDoNothing: true,
+      returning: { variant_id: inventoryMovements.variantId, location_id: inventoryMovements.locationId },
+    },
+  );
   const after = sql.join(
     changes.map(
       ({ m, onHand, reserved }) => sql`(${m.variantId}::text, ${m.locationId}::text, ${onHand}::int, ${reserved}::int)`,
@@ -348,7 +349,7 @@ async function applyChunk(tx: Tx, accountId: string, chunk: MovementInput[]): Pr
   );
   const written = rowsOf<{ variant_id: string; location_id: string }>(
     await tx.execute(sql`
-      with written as (${insert.getSQL()}),
+      with written as (${insert}),
       levels as (
         update ${inventoryLevels} set on_hand = v.on_hand, reserved = v.reserved, updated_at = now()
         from (values ${after}) as v(variant_id, location_id, on_hand, reserved)

@@ -4,6 +4,7 @@ import type { ChannelSettings, OrderStatus } from '@switchyard/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ProviderOrder, ProviderOrderLine } from '../../connectors/types.ts';
 import type { Tx } from '../../db/client.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import type { LockedChannelLevel } from '../inventory/claims.ts';
 import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
@@ -166,11 +167,8 @@ export function batchWrites(ledger: DeferredLedger): BatchWrites {
  */
 export async function settleWrites(batch: Batch) {
   const w = batch.writes;
-  const lines = w.lines.splice(0);
-  for (let i = 0; i < lines.length; i += 1000) await batch.tx.insert(orderLines).values(lines.slice(i, i + 1000));
-  const allocations = w.allocations.splice(0);
-  for (let i = 0; i < allocations.length; i += 1000)
-    await batch.tx.insert(orderAllocations).values(allocations.slice(i, i + 1000));
+  await insertRows(batch.tx, orderLines, w.lines.splice(0));
+  await insertRows(batch.tx, orderAllocations, w.allocations.splice(0));
   await writeDecisions(batch.tx, w.routing);
   await w.ledger.settle();
 }

@@ -5,6 +5,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ProviderOrder } from '../../connectors/types.ts';
 import type { Tx } from '../../db/client.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { type LockedChannelLevel, lockChannelLevels } from '../inventory/claims.ts';
@@ -149,11 +150,10 @@ async function takeInBatch(
       ...(order.fulfillmentType !== 'ship' && store ? { pickupLocationId: store.id } : {}),
     };
   });
-  const inserted = await tx
-    .insert(orders)
-    .values(rows)
-    .onConflictDoNothing()
-    .returning({ id: orders.id, externalId: orders.externalId });
+  const inserted = await insertRows(tx, orders, rows, {
+    onConflictDoNothing: true,
+    returning: { id: orders.id, externalId: orders.externalId },
+  });
   const createdId = new Map(inserted.map((r) => [r.externalId, r.id]));
   const known = sorted.filter((o) => !createdId.has(o.externalId)).map((o) => o.externalId);
   const existing = known.length

@@ -2,6 +2,7 @@
 import type { TimelineKind } from '@switchyard/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import { newId } from '../../lib/ids.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { notifyOrderFlagged } from '../notifications/notifications.producers.ts';
@@ -46,7 +47,7 @@ export async function writeTimelines(
     })),
   );
   // In statements of up to 1,000 rows.
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(orderEvents).values(rows.slice(i, i + 1000));
+  await insertRows(tx, orderEvents, rows);
 }
 
 /** A write-back's entry: made pending when queued, its outcome set when the job ends. */

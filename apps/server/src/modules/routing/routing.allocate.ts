@@ -5,6 +5,7 @@
 import type { DecisionKind, DecisionTrace, RoutingRule } from '@switchyard/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import { newId } from '../../lib/ids.ts';
 import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { lockAvailable, reserveAt } from '../inventory/reservations.ts';
@@ -56,7 +57,7 @@ export interface DeferredRouting {
 /** A batch's kept decisions, in one statement. */
 export async function writeDecisions(tx: Tx, deferred: DeferredRouting) {
   const rows = deferred.decisions.splice(0);
-  if (rows.length > 0) await tx.insert(routingDecisions).values(rows);
+  if (rows.length > 0) await insertRows(tx, routingDecisions, rows);
 }
 
 type ItemFacts = { brand: string | null; productType: string | null };
