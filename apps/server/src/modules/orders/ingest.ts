@@ -228,16 +228,15 @@ async function takeInBatch(
       results.set(order.externalId, { orderId: row.id, outcome: 'older' });
       continue;
     }
-    // What an update before it kept is written first, and the kept ledger's view is read again after it.
-    await settleWrites(batch);
+    // Nothing is kept yet (updates write as they go): the update reads and moves what is written.
     const ctx = contextFor(batch, row.id);
     const changed = await updateOrder(ctx, row, order, incomingAt === row.providerUpdatedAt.getTime());
     batch.timeline.push({ orderId: row.id, entries: ctx.timeline });
     if (changed) batch.changed.add(row.id);
     results.set(order.externalId, { orderId: row.id, outcome: changed ? 'updated' : 'unchanged' });
   }
-  // After updates, the view of the levels is read again when the new orders need it.
-  if (results.size > 0) await settleWrites(batch);
+  // Updates may have moved stock: the new orders read the levels again (a duplicate report moved nothing).
+  if (batch.changed.size > 0) await settleWrites(batch);
   for (const order of sorted) {
     const id = createdId.get(order.externalId);
     if (!id) continue;

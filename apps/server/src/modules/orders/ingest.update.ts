@@ -28,11 +28,13 @@ export async function updateOrder(
   sameTime: boolean,
 ): Promise<boolean> {
   const { tx, channel } = ctx;
+  const wasCancelled = existing.status === 7;
+  const cancelNow = order.cancelled && !wasCancelled;
+  // The same report again (a redelivery, or a second topic of one change), with nothing fulfilled at all.
+  if (sameTime && !cancelNow && order.lines.every((l) => !l.fulfilledQuantity)) return false;
   const header = headerOf(order);
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, existing.id));
   const byExternal = new Map(lines.map((l) => [l.externalId, l]));
-  const wasCancelled = existing.status === 7;
-  const cancelNow = order.cancelled && !wasCancelled;
   // Same provider time and nothing that moves stock: a duplicate report.
   if (sameTime && !cancelNow && !newlyFulfilled(order, byExternal)) return false;
   await tx
