@@ -14,6 +14,8 @@ type Row<T extends PgTable> = T['$inferInsert'];
 export interface InsertRowsOptions<R extends Record<string, AnyColumn>> {
   /** `on conflict do nothing`: a row that meets a unique index is left out (and not returned). */
   onConflictDoNothing?: boolean;
+  /** Any other `on conflict …` clause (an upsert: `excluded` is the row given). */
+  onConflict?: SQL;
   /** The columns of the inserted rows to answer, by the names the caller wants them under. */
   returning?: R;
 }
@@ -24,25 +26,28 @@ export function insertRowsSql<T extends PgTable>(
   rows: Row<T>[],
   options: InsertRowsOptions<Record<string, AnyColumn>> = {},
 ): SQL {
-  const columns = Object.entries(getTableColumns(table)) as [string, PgColumn][];
-  const named = columns.filter(([key]) => rows.some((r) => (r as Record<string, unknown>)[key] !== undefined));
-  const filled = columns.filter(([key, c]) => !named.some(([k]) => k === key) && c.defaultFn);
-  const used = [...named, ...filled];
+  const columns = columnsOf(table);
+  const present = new Set<string>();
+  for (const row of rows)
+    for (const [key, value] of Object.entries(row as Record<string, unknown>))
+      if (value !== undefined) present.add(key);
+  const used = columns.filter((c) => present.has(c.key) || c.column.defaultFn);
   const records = rows.map((row, ord) => {
     const out: Record<string, unknown> = { ord };
-    for (const [key, column] of used) {
+    for (const { key, column, name, raw } of used) {
       let value = (row as Record<string, unknown>)[key];
       if (value === undefined) value = defaultOf(table, key, column);
-      out[nameOf(column)] = encode(column, value);
+      out[name] = value === null || value === undefined ? null : raw ? value : column.mapToDriverValue(value);
     }
     return out;
   });
-  const names = sql.join(
-    used.map(([, c]) => sql.identifier(nameOf(c))),
-    sql`, `,
-  );
-  const types = sql.raw([...used.map(([, c]) => `"${nameOf(c)}" ${c.getSQLType()}`), 'ord int'].join(', '));
-  const conflict = options.onConflictDoNothing ? sql` on conflict do nothing` : sql``;
+  const names = sql.raw(used.map((c) => `"${c.name}"`).join(', '));
+  const types = sql.raw([...used.map((c) => `"${c.name}" ${c.type}`), 'ord int'].join(', '));
+  const conflict = options.onConflictDoNothing
+    ? sql` on conflict do nothing`
+    : options.onConflict
+      ? sql` ${options.onConflict}`
+      : sql``;
   const returning = options.returning
     ? sql` returning ${sql.join(
         Object.entries(options.returning).map(
@@ -91,10 +96,29 @@ const nameOf = (c: PgColumn) => (c.keyAsName ? toSnakeCase(c.name) : c.name);
 
 const isSql = (v: unknown) => typeof v === 'object' && v !== null && 'queryChunks' in v;
 
-/** A value as drizzle sends it; JSON and arrays stay JSON, for `jsonb_to_recordset` to read as their type. */
-function encode(column: PgColumn, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (column.columnType === 'PgJsonb' || column.columnType === 'PgJson' || column.columnType === 'PgArray')
-    return value;
-  return column.mapToDriverValue(value);
+interface ColumnOf {
+  key: string;
+  column: PgColumn;
+  /** Its name in the database. */
+  name: string;
+  type: string;
+  /** JSON and arrays go as JSON, for `jsonb_to_recordset` to read as their type; the rest as drizzle sends them. */
+  raw: boolean;
+}
+
+const columnsCache = new WeakMap<PgTable, ColumnOf[]>();
+
+function columnsOf(table: PgTable): ColumnOf[] {
+  let out = columnsCache.get(table);
+  if (!out) {
+    out = (Object.entries(getTableColumns(table)) as [string, PgColumn][]).map(([key, column]) => ({
+      key,
+      column,
+      name: nameOf(column),
+      type: column.getSQLType(),
+      raw: ['PgJsonb', 'PgJson', 'PgArray'].includes(column.columnType),
+    }));
+    columnsCache.set(table, out);
+  }
+  return out;
 }

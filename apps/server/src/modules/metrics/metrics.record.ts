@@ -3,8 +3,9 @@
 // changes nothing; calling it after any change of an order (created, total, lines, cancelled, fulfilled,
 // allocated) keeps the dashboard right. Rows are upserted in key order, so two orders of the same day lock
 // alike and cannot deadlock.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { insertRowsSql } from '../../db/insert-rows.ts';
 import { accountLockKey, type Fact, readOrderFacts } from './metrics.facts.ts';
 import { metricDaily, metricFacts, metricSkuDaily, metricSkuMonthly, metricSkuYearly } from './metrics.tables.ts';
 
@@ -94,77 +95,89 @@ const isZero = (d: DailyDelta) =>
   !d.returnUnits &&
   !d.returnTotal;
 
-const plus = (table: string, column: string) => sql.raw(`"${table}"."${column}" + excluded."${column}"`);
+/** `on conflict (…) do update` adding the row given to the one there, for these columns. */
+const adding = (target: string, table: string, columns: string[]) =>
+  sql.raw(
+    `on conflict (${target}) do update set ${columns.map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`).join(', ')}`,
+  );
 
-/** Applies deltas to the rollup rows (upserts in key order). */
+/**
+ * The upserts applying deltas to the rollup rows (each in key order), as parts of one statement (`together`).
+ * The tables go in one order in every such statement, the rows of each in key order, so two transactions lock
+ * alike and cannot deadlock.
+ */
+function deltaUpserts(accountId: string, daily: Map<string, DailyDelta>, skus: Map<string, SkuDelta>): SQL[] {
+  const parts: SQL[] = [];
+  const dailyRows = [...daily.entries()]
+    .filter(([, d]) => !isZero(d))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, d]) => ({ accountId, ...d }));
+  if (dailyRows.length > 0)
+    parts.push(
+      insertRowsSql(metricDaily, dailyRows, {
+        onConflict: adding('account_id, day, channel_id, location_id', 'metric_daily', [
+          'orders',
+          'units',
+          'sales',
+          'fulfilled',
+          'fulfilled_seconds',
+          'returns',
+          'return_units',
+          'return_total',
+        ]),
+      }),
+    );
+  const skuRows = [...skus.entries()]
+    .filter(([, s]) => s.units !== 0 || s.sales !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, s]) => s);
+  const of = (level: SkuDelta['level']) => skuRows.filter((s) => s.level === level);
+  const daily_ = of('day').map(({ day, sku, units, sales }) => ({ accountId, day, sku, units, sales }));
+  if (daily_.length > 0)
+    parts.push(
+      insertRowsSql(metricSkuDaily, daily_, {
+        onConflict: adding('account_id, day, sku', 'metric_sku_daily', ['units', 'sales']),
+      }),
+    );
+  const monthly = of('month').map(({ day, sku, units, sales }) => ({ accountId, month: day, sku, units, sales }));
+  if (monthly.length > 0)
+    parts.push(
+      insertRowsSql(metricSkuMonthly, monthly, {
+        onConflict: adding('account_id, month, sku', 'metric_sku_monthly', ['units', 'sales']),
+      }),
+    );
+  const yearly = of('year').map(({ day, sku, units, sales }) => ({ accountId, year: day, sku, units, sales }));
+  if (yearly.length > 0)
+    parts.push(
+      insertRowsSql(metricSkuYearly, yearly, {
+        onConflict: adding('account_id, year, sku', 'metric_sku_yearly', ['units', 'sales']),
+      }),
+    );
+  return parts;
+}
+
+/** Several writes in one statement (one round trip): each a data-modifying part of its `with`, in order. */
+async function together(tx: Tx | Db, parts: SQL[]) {
+  if (parts.length === 0) return;
+  if (parts.length === 1) {
+    await tx.execute(parts[0] as SQL);
+    return;
+  }
+  const ctes = sql.join(
+    parts.map((p, i) => sql`${sql.raw(`w${i}`)} as (${p})`),
+    sql`, `,
+  );
+  await tx.execute(sql`with ${ctes} select 1`);
+}
+
+/** Applies deltas to the rollup rows (upserts in key order, in one statement). */
 export async function applyDeltas(
   tx: Tx | Db,
   accountId: string,
   daily: Map<string, DailyDelta>,
   skus: Map<string, SkuDelta>,
 ) {
-  const dailyRows = [...daily.entries()]
-    .filter(([, d]) => !isZero(d))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, d]) => ({ accountId, ...d }));
-  if (dailyRows.length > 0) {
-    await tx
-      .insert(metricDaily)
-      .values(dailyRows)
-      .onConflictDoUpdate({
-        target: [metricDaily.accountId, metricDaily.day, metricDaily.channelId, metricDaily.locationId],
-        set: {
-          orders: plus('metric_daily', 'orders'),
-          units: plus('metric_daily', 'units'),
-          sales: plus('metric_daily', 'sales'),
-          fulfilled: plus('metric_daily', 'fulfilled'),
-          fulfilledSeconds: plus('metric_daily', 'fulfilled_seconds'),
-          returns: plus('metric_daily', 'returns'),
-          returnUnits: plus('metric_daily', 'return_units'),
-          returnTotal: plus('metric_daily', 'return_total'),
-        },
-      });
-  }
-  const skuRows = [...skus.entries()]
-    .filter(([, s]) => s.units !== 0 || s.sales !== 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, s]) => s);
-  const daily_ = skuRows
-    .filter((s) => s.level === 'day')
-    .map(({ day, sku, units, sales }) => ({ accountId, day, sku, units, sales }));
-  if (daily_.length > 0) {
-    await tx
-      .insert(metricSkuDaily)
-      .values(daily_)
-      .onConflictDoUpdate({
-        target: [metricSkuDaily.accountId, metricSkuDaily.day, metricSkuDaily.sku],
-        set: { units: plus('metric_sku_daily', 'units'), sales: plus('metric_sku_daily', 'sales') },
-      });
-  }
-  const monthly = skuRows
-    .filter((s) => s.level === 'month')
-    .map(({ day, sku, units, sales }) => ({ accountId, month: day, sku, units, sales }));
-  if (monthly.length > 0) {
-    await tx
-      .insert(metricSkuMonthly)
-      .values(monthly)
-      .onConflictDoUpdate({
-        target: [metricSkuMonthly.accountId, metricSkuMonthly.month, metricSkuMonthly.sku],
-        set: { units: plus('metric_sku_monthly', 'units'), sales: plus('metric_sku_monthly', 'sales') },
-      });
-  }
-  const yearly = skuRows
-    .filter((s) => s.level === 'year')
-    .map(({ day, sku, units, sales }) => ({ accountId, year: day, sku, units, sales }));
-  if (yearly.length > 0) {
-    await tx
-      .insert(metricSkuYearly)
-      .values(yearly)
-      .onConflictDoUpdate({
-        target: [metricSkuYearly.accountId, metricSkuYearly.year, metricSkuYearly.sku],
-        set: { units: plus('metric_sku_yearly', 'units'), sales: plus('metric_sku_yearly', 'sales') },
-      });
-  }
+  await together(tx, deltaUpserts(accountId, daily, skus));
 }
 
 const factColumns = (f: Fact) => ({
@@ -206,7 +219,7 @@ export async function replaceFacts(
     addFact(daily, skus, { ...p, source, fulfilledDay: p.fulfilledDay ?? null }, -1);
   }
   for (const f of next) addFact(daily, skus, f, 1);
-  await applyDeltas(tx, accountId, daily, skus);
+  const writes = deltaUpserts(accountId, daily, skus);
   const nextIds = new Set(next.map((f) => f.sourceId));
   const gone = previous.filter((p) => !nextIds.has(p.sourceId)).map((p) => p.sourceId);
   if (gone.length > 0) {
@@ -219,20 +232,19 @@ export async function replaceFacts(
   const rows = [...next]
     .sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1))
     .map((f) => ({ sourceId: f.sourceId, source, accountId, ...factColumns(f) }));
-  if (rows.length > 0) {
-    await tx
-      .insert(metricFacts)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [metricFacts.source, metricFacts.sourceId],
-        set: Object.fromEntries(
-          Object.keys(factColumns(next[0] as Fact)).map((k) => [
-            k,
-            sql.raw(`excluded."${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`),
-          ]),
+  if (rows.length > 0)
+    writes.push(
+      insertRowsSql(metricFacts, rows, {
+        onConflict: sql.raw(
+          `on conflict (source, source_id) do update set ${Object.keys(factColumns(next[0] as Fact))
+            .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
+            .map((c) => `"${c}" = excluded."${c}"`)
+            .join(', ')}`,
         ),
-      });
-  }
+      }),
+    );
+  // The rollups and the facts in one statement.
+  await together(tx, writes);
 }
 
 /**
