@@ -3,7 +3,7 @@
 // the provider has it), and record the run. Marks made while a push runs survive for the next one. Starting and
 // running pushes (the job, one per channel at a time, full pushes, leftovers) is push.run.ts.
 import type { SyncTrigger } from '@switchyard/contracts';
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { InventorySet, InventorySetResult } from '../../connectors/types.ts';
 import type { Services } from '../../services.ts';
 import { type ChannelRow, connectorFor, providerFailure } from '../channels/channels.service.ts';
@@ -82,15 +82,14 @@ export async function pushChannel(
 ): Promise<PushOutcome | null> {
   const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
   if (!channel || !isLive(channel) || !channel.features?.inventory) return null;
-  const [{ now } = { now: new Date() }] = rowsOf<{ now: Date }>(
-    await services.db.execute(sql`select clock_timestamp() as now`),
-  );
-  const startedAt = new Date(now);
-  const dirty = await services.db
-    // The mark's time as text: exact to the microsecond, so the run clears only the marks it read.
-    .select({ variantId: inventoryDirty.variantId, markedAt: sql<string>`${inventoryDirty.markedAt}::text` })
-    .from(inventoryDirty)
-    .where(and(eq(inventoryDirty.channelId, channelId), lte(inventoryDirty.markedAt, startedAt)));
+  // The marks up to now, in one statement with the time they are read at. A mark's time is read as text: exact to
+  // the microsecond, so the run clears only the marks it read.
+  const dirty = rowsOf<{ variant_id: string | null; marked_at: string | null }>(
+    await services.db.execute(sql`
+      with n as (select clock_timestamp() as now)
+      select d.variant_id, d.marked_at::text as marked_at
+      from n join ${inventoryDirty} d on d.channel_id = ${channelId} and d.marked_at <= n.now`),
+  ).map((r) => ({ variantId: r.variant_id as string, markedAt: r.marked_at as string }));
   if (dirty.length === 0) return null;
 
   const syncId = await startSync(services.db, {

@@ -6,7 +6,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { findWaitingOrders } from '../orders/orders.waiting.ts';
-import { notify, readSettings } from './notifications.service.ts';
+import { readLowStockThreshold } from '../settings/settings.stock.ts';
+import { notify } from './notifications.service.ts';
 import { notificationSettings, notifications } from './notifications.tables.ts';
 
 /** A sync run ended failed, or with items that failed (syncs.records finishSync). */
@@ -148,7 +149,10 @@ export async function notifyStockChanges(
 ) {
   const moved = changes.filter((c) => c.before !== null && c.before !== c.after);
   if (moved.length === 0) return;
-  const { lowStockThreshold } = await readSettings(db, accountId);
+  // The threshold is read only where a level fell and still has some: only such a change can cross it.
+  const lowStockThreshold = moved.some((c) => c.after > 0 && c.after < (c.before as number))
+    ? await readLowStockThreshold(db, accountId)
+    : 0;
   // One notification per SKU and kind, naming every location of this push where it happened.
   const byVariant = new Map<string, { sku: string; out: StockChange[]; low: StockChange[] }>();
   for (const c of moved) {
