@@ -30,7 +30,7 @@ import {
   statusFromChannel,
 } from './ingest.context.ts';
 import { createOrder } from './ingest.lines.ts';
-import { updateOrder } from './ingest.update.ts';
+import { sameReport, updateOrder } from './ingest.update.ts';
 import { orders } from './orders.tables.ts';
 import { affectedChannels, recomputeFlags } from './orders.timeline.ts';
 
@@ -171,6 +171,20 @@ async function takeInBatch(
         .for('update')
     : [];
   const existingOf = new Map(existing.map((o) => [o.externalId, o]));
+  // A batch of known orders whose reports are older, or the same again and changing nothing (the second webhook
+  // of one change, a redelivery: most batches of a stream), has nothing to read, lock or write.
+  const idle = new Map<string, IngestResult>();
+  for (const order of sorted) {
+    const row = existingOf.get(order.externalId);
+    if (!row || createdId.has(order.externalId)) break;
+    const at = new Date(order.updatedAt).getTime();
+    const was = row.providerUpdatedAt.getTime();
+    if (at < was) idle.set(order.externalId, { orderId: row.id, outcome: 'older' });
+    else if (at === was && sameReport(row, order))
+      idle.set(order.externalId, { orderId: row.id, outcome: 'unchanged' });
+    else break;
+  }
+  if (idle.size === sorted.length) return idle;
   // The catalog the lines name, and the channel's item of each variant.
   const { variantOf, variantIds, itemOf } = await catalogOf(
     tx,

@@ -21,6 +21,13 @@ import { refundedSince } from './orders.refunds.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 import { affectedChannels } from './orders.timeline.ts';
 
+/**
+ * Whether a report of a known order at its provider time changes nothing: the same report again (a redelivery, or
+ * a second topic of one change) that cancels nothing new and has nothing fulfilled at all.
+ */
+export const sameReport = (existing: Pick<OrderRow, 'status'>, order: ProviderOrder) =>
+  !(order.cancelled && existing.status !== 7) && order.lines.every((l) => !l.fulfilledQuantity);
+
 export async function updateOrder(
   ctx: IngestContext & { variantOf: Map<string, { id: string }> },
   existing: OrderRow,
@@ -30,8 +37,7 @@ export async function updateOrder(
   const { tx, channel } = ctx;
   const wasCancelled = existing.status === 7;
   const cancelNow = order.cancelled && !wasCancelled;
-  // The same report again (a redelivery, or a second topic of one change), with nothing fulfilled at all.
-  if (sameTime && !cancelNow && order.lines.every((l) => !l.fulfilledQuantity)) return false;
+  if (sameTime && sameReport(existing, order)) return false;
   const header = headerOf(order);
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, existing.id));
   const byExternal = new Map(lines.map((l) => [l.externalId, l]));
