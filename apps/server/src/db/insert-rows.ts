@@ -31,7 +31,7 @@ export function insertRowsSql<T extends PgTable>(
   for (const row of rows)
     for (const [key, value] of Object.entries(row as Record<string, unknown>))
       if (value !== undefined) present.add(key);
-  const used = columns.filter((c) => present.has(c.key) || c.column.defaultFn);
+  const used = columns.filter((c) => present.has(c.key) || filledHere(c.column));
   const records = rows.map((row, ord) => {
     const out: Record<string, unknown> = { ord };
     for (const { key, column, name, raw } of used) {
@@ -84,8 +84,12 @@ export async function insertRows<T extends PgTable, R extends Record<string, Any
   return out;
 }
 
+/** A column whose value drizzle makes in JS when a row leaves it out (`$defaultFn`, or `$onUpdate` with no default). */
+const filledHere = (column: PgColumn) => !!column.defaultFn || (!!column.onUpdateFn && column.default === undefined);
+
 function defaultOf(table: PgTable, key: string, column: PgColumn): unknown {
   if (column.defaultFn) return column.defaultFn();
+  if (column.onUpdateFn && column.default === undefined) return column.onUpdateFn();
   if (column.hasDefault && column.default !== undefined && !isSql(column.default)) return column.default;
   if (!column.hasDefault && !column.notNull) return null;
   throw new Error(`insertRows: ${getTableName(table)}.${key} is left out of some rows and has only a database default`);
