@@ -9,8 +9,15 @@ import type { ChannelRow } from '../channels/channels.service.ts';
 import type { LockedChannelLevel } from '../inventory/claims.ts';
 import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { locations } from '../locations/locations.tables.ts';
-import { listings, variants } from '../products/products.tables.ts';
-import { type DeferredRouting, type RoutingInputs, writeDecisions } from '../routing/routing.allocate.ts';
+import { listings, products, variants } from '../products/products.tables.ts';
+import type { EngineLocation } from '../routing/engine.types.ts';
+import {
+  type DeferredRouting,
+  type ItemFacts,
+  type RoutingInputs,
+  writeDecisions,
+} from '../routing/routing.allocate.ts';
+import { engineLocations } from '../routing/routing.service.ts';
 import type { OurLocation } from './allocate.ts';
 import { orderAllocations, orderLines, type orders } from './orders.tables.ts';
 import { type TimelineInput, writeTimelines } from './orders.timeline.ts';
@@ -101,6 +108,21 @@ export function headerOf(order: ProviderOrder) {
   };
 }
 
+/** The account's locations in one read: as routing's engine sees them, and as allocation and the location map do. */
+export async function batchLocations(tx: Tx, accountId: string) {
+  const locations = await engineLocations(tx, accountId);
+  const ours: OurLocation[] = locations.map((l) => ({
+    id: l.id,
+    name: l.name,
+    storeId: l.storeId ?? '',
+    enabled: l.enabled,
+    ships: l.ships,
+    pickup: l.pickup,
+    priority: l.priority,
+  }));
+  return { locations, ours };
+}
+
 /** The account's locations, as allocation and the channel's location map read them. */
 export const ourLocations = (tx: Tx, accountId: string): Promise<OurLocation[]> =>
   tx
@@ -132,6 +154,10 @@ export interface Batch {
   itemOf: Map<string, string>;
   /** The channel's levels the claims of the batch meet, locked up front (claims.ts lockChannelLevels). */
   channelLevels: Map<string, LockedChannelLevel>;
+  /** The account's locations as routing sees them (`ours` is the same read). */
+  locations: EngineLocation[];
+  /** Brand and product type of each variant the lines name (read with the catalog). */
+  facts: Map<string, ItemFacts>;
   /** Routing's inputs (locations, live rules), read once for the batch on first use. */
   routing?: Promise<RoutingInputs>;
   touched: Set<string>;
@@ -237,29 +263,35 @@ export async function soloContext(
 }
 
 /**
- * The catalog some lines name: our variant of each SKU, the variants (sorted, the order their levels are locked
- * in), and the channel's inventory item of each variant it lists.
+ * The catalog some lines name, in one read: our variant of each SKU, the variants (sorted, the order their levels
+ * are locked in), the channel's inventory item of each variant it lists, and each variant's brand and product type
+ * (routing's item conditions).
  */
 export async function catalogOf(tx: Tx, channel: IngestChannel, lines: Pick<ProviderOrderLine, 'sku'>[]) {
   const skus = [...new Set(lines.map((l) => l.sku).filter((s): s is string => !!s))];
   const found = skus.length
     ? await tx
-        .select({ id: variants.id, sku: variants.sku })
+        .select({
+          id: variants.id,
+          sku: variants.sku,
+          brand: products.brand,
+          productType: products.productType,
+          inventoryItemId: listings.inventoryItemId,
+        })
         .from(variants)
+        .innerJoin(products, eq(products.id, variants.productId))
+        .leftJoin(listings, and(eq(listings.variantId, variants.id), eq(listings.channelId, channel.id)))
         .where(and(eq(variants.accountId, channel.accountId), inArray(variants.sku, skus)))
     : [];
   const variantOf = new Map(found.map((v) => [v.sku, { id: v.id }]));
   const variantIds = [...new Set(found.map((v) => v.id))].sort();
-  const items = variantIds.length
-    ? await tx
-        .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
-        .from(listings)
-        .where(and(eq(listings.channelId, channel.id), inArray(listings.variantId, variantIds)))
-    : [];
   const itemOf = new Map(
-    items.filter((i) => i.inventoryItemId).map((i) => [i.variantId, i.inventoryItemId as string] as const),
+    found.filter((v) => v.inventoryItemId).map((v) => [v.id, v.inventoryItemId as string] as const),
   );
-  return { variantOf, variantIds, itemOf };
+  const facts = new Map<string, ItemFacts>(
+    found.map((v) => [v.id, { brand: v.brand, productType: v.productType }] as const),
+  );
+  return { variantOf, variantIds, itemOf, facts };
 }
 
 export const nameOf = (ctx: IngestContext, locationId: string) =>

@@ -170,6 +170,7 @@ async function routeLines(
     ctx.tx,
     ctx.channel.accountId,
     [...new Set([...batch.variantOf.values()].map((v) => v.id))].sort(),
+    { locations: batch.locations, facts: batch.facts },
   );
   const inputs = await batch.routing;
   const routed = await routeAndReserve(ctx.tx, ctx.channel.accountId, {

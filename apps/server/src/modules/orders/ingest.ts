@@ -16,6 +16,7 @@ import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { lockLevelsFor } from '../routing/routing.allocate.ts';
 import {
   type Batch,
+  batchLocations,
   batchWrites,
   catalogOf,
   contextFor,
@@ -25,7 +26,6 @@ import {
   type IngestOptions,
   type IngestResult,
   locationResolver,
-  ourLocations,
   settleWrites,
   statusFromChannel,
 } from './ingest.context.ts';
@@ -135,7 +135,7 @@ async function takeInBatch(
   touched: Set<string>,
 ): Promise<Map<string, IngestResult>> {
   const sorted = [...list].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
-  const ours = await ourLocations(tx, channel.accountId);
+  const { locations, ours } = await batchLocations(tx, channel.accountId);
   const resolve = locationResolver(channel.settings, ours);
   // The orders' rows first: new ones made (a pickup's store set with it), known ones locked.
   const rows = sorted.map((order) => {
@@ -186,7 +186,7 @@ async function takeInBatch(
   }
   if (idle.size === sorted.length) return idle;
   // The catalog the lines name, and the channel's item of each variant.
-  const { variantOf, variantIds, itemOf } = await catalogOf(
+  const { variantOf, variantIds, itemOf, facts } = await catalogOf(
     tx,
     channel,
     sorted.flatMap((o) => o.lines),
@@ -219,6 +219,8 @@ async function takeInBatch(
     tx,
     channel,
     ours,
+    locations,
+    facts,
     resolve,
     variantOf,
     itemOf,

@@ -60,7 +60,7 @@ export async function writeDecisions(tx: Tx, deferred: DeferredRouting) {
   if (rows.length > 0) await insertRows(tx, routingDecisions, rows);
 }
 
-type ItemFacts = { brand: string | null; productType: string | null };
+export type ItemFacts = { brand: string | null; productType: string | null };
 
 export interface RoutedPlacement extends Placement {
   /** The ledger key this reservation was made under (`reserve:<key>`). */
@@ -87,11 +87,21 @@ export interface RoutingInputs {
  * Routing's inputs, for a caller that routes several orders in one transaction (a batch of imports): read once
  * and passed to each `routeAndReserve`, which is what each would have read in that transaction.
  */
-export async function routingInputs(tx: Tx, accountId: string, variantIds: string[] = []): Promise<RoutingInputs> {
-  const facts = new Map<string, ItemFacts>();
+export async function routingInputs(
+  tx: Tx,
+  accountId: string,
+  variantIds: string[] = [],
+  /** What the caller read already in this transaction: the locations, and facts of some variants. */
+  known: { locations?: EngineLocation[]; facts?: Map<string, ItemFacts> } = {},
+): Promise<RoutingInputs> {
+  const facts = new Map<string, ItemFacts>(known.facts);
   // The facts of every variant the caller will route, in one read rather than one per order.
   if (variantIds.length > 0) await itemFacts(tx, accountId, variantIds, facts);
-  return { locations: await engineLocations(tx, accountId), rules: await liveRuleSet(tx, accountId), facts };
+  return {
+    locations: known.locations ?? (await engineLocations(tx, accountId)),
+    rules: await liveRuleSet(tx, accountId),
+    facts,
+  };
 }
 
 /** Brand and product type of each variant, for item conditions (those in `known` are not read again). */
