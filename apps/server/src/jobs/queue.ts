@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
@@ -91,8 +92,12 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   const running = new Map<Promise<void>, string>();
   let stopping = false;
   const send = (name: string, data: object, sendOptions: PgBoss.SendOptions = {}) => boss.send(name, data, sendOptions);
+  const wakeUp = crossProcessWakeUp(database, logger);
   const notify = (name: string) => {
-    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+    const ids = workerIds.get(name);
+    if (ids) for (const id of ids) boss.notifyWorker(id);
+    // Not worked here (a web-only process): the processes that work it are woken through the database.
+    else wakeUp.tell(name);
   };
   return {
     boss,
@@ -150,6 +155,10 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
           workerIds.set(job.name, [...(workerIds.get(job.name) ?? []), workerId]);
         }
       }
+      // Told by another process that it sent a job of a type worked here: its workers look now, not at their poll.
+      await wakeUp.listen((name) => {
+        for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+      });
     },
     notify,
     async stop({ timeoutMs = 20_000 } = {}) {
@@ -167,7 +176,56 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
         logger.warn({ runs: [...running.values()] }, 'runs still going at the stop; their work is left to a restart');
       // graceful: running handlers finish (up to the timeout); close: false because the database
       // belongs to the app, which closes it after the queue.
+      await wakeUp.close();
       await boss.stop({ graceful: true, close: database.kind === 'postgres', timeout: timeoutMs, wait: true });
+    },
+  };
+}
+
+/** The channel a process sending a job tells the processes that work it on (PostgreSQL LISTEN/NOTIFY). */
+const WAKE_CHANNEL = 'switchyard_jobs';
+
+/**
+ * Wakes the workers of other processes (a web process beside `npm run worker`) when a job is sent, so a webhook's
+ * job starts in milliseconds rather than at the worker's next poll (a second). PostgreSQL only: PGlite belongs to
+ * one process. Polling stays the fallback: a lost notification or listener costs latency, never a job.
+ */
+function crossProcessWakeUp(database: Database, logger: Logger) {
+  const url = database.kind === 'postgres' ? database.connectionString : undefined;
+  let client: pg.Client | null = null;
+  let closed = false;
+  return {
+    tell(name: string) {
+      if (!url) return;
+      database
+        .executeSql('select pg_notify($1, $2)', [WAKE_CHANNEL, name])
+        .catch((err: unknown) => logger.warn({ err, job: name }, 'could not wake the workers of another process'));
+    },
+    async listen(onJob: (name: string) => void) {
+      if (!url) return;
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url });
+        c.on('notification', (msg) => {
+          if (msg.channel === WAKE_CHANNEL && msg.payload) onJob(msg.payload);
+        });
+        // A listener that dies is made again a second later; the workers poll meanwhile.
+        c.on('error', (err) => {
+          logger.warn({ err }, 'job wake-up listener lost; listening again');
+          void c.end().catch(() => undefined);
+          if (client === c) client = null;
+          if (!closed) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+        });
+        await c.connect();
+        await c.query(`listen ${WAKE_CHANNEL}`);
+        if (closed) await c.end();
+        else client = c;
+      };
+      await connect();
+    },
+    async close() {
+      closed = true;
+      await client?.end().catch(() => undefined);
+      client = null;
     },
   };
 }
