@@ -186,16 +186,15 @@ describe('Square connector: POS returns and refunds', () => {
 
   it('refunds once per key through 429s, 5xx and timeouts', { timeout: 60_000 }, async () => {
     const { orderId } = await posSale(1, shop.locations[0]?.id as string);
-    const shaky = square.connect(endpoints, seller.credentials, {
-      logger: memoryLogger().logger,
-      timeoutMs: 400,
-      maxRetries: 12,
-    });
+    const { logger, lines } = memoryLogger();
+    const shaky = square.connect(endpoints, seller.credentials, { logger, timeoutMs: 400, maxRetries: 12 });
+    // Draws are seeded per seller, so these rates land the same faults on every run: the first refund meets a 429
+    // and a 503, the second (same key) a dropped connection. The checks at the end fail if one stops landing.
     sandbox.ctx.faults.set('square', seller.externalId, {
-      rate429: 0.15,
-      rate5xx: 0.15,
-      rateTimeout: 0.2,
-      timeoutMs: 300,
+      rate429: 0.05,
+      rate5xx: 0.05,
+      rateTimeout: 0.1,
+      timeoutMs: 100,
     });
     const made = await shaky.refund({
       orderExternalId: orderId,
@@ -210,6 +209,10 @@ describe('Square connector: POS returns and refunds', () => {
       idempotencyKey: 'shaky-1',
     });
     sandbox.ctx.faults.clear();
+    const statuses = lines.map((l) => l.status).filter(Boolean);
+    expect(statuses).toContain(429);
+    expect(statuses).toContain(503);
+    expect(lines.some((l) => /timed out|network error/.test(String(l.msg)))).toBe(true);
     expect(again.externalId).toBe(made.externalId);
     const listed = (await allReturns(new Date(Date.now() - 60_000).toISOString())).filter(
       (r) => r.orderExternalId === orderId,

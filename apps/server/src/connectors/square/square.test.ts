@@ -596,7 +596,10 @@ describe('Square resilience', () => {
     await fetch(`${sandbox.url}/_control/square/${merchantId}/faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate429: 0.2, rate5xx: 0.2, rateTimeout: 0.2, timeoutMs: 300 }),
+      // Draws are seeded per seller, so this seller meets the same faults on every run: a 429, a 503 and a dropped
+      // connection while the catalog is read, and each kind again while stock is pushed (the checks below fail
+      // if a kind stops landing). A third of the calls fail; more only stacked up backoff and Retry-After waits.
+      body: JSON.stringify({ rate429: 0.1, rate5xx: 0.15, rateTimeout: 0.1, timeoutMs: 100 }),
     });
     // The token is due for a refresh too: that call meets the same faults.
     const refreshed: ChannelCredentials[] = [];
