@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Faults } from './faults.ts';
 import type { SeedOptions } from './seed.ts';
+import type { PlanName } from './shopify/store.ts';
 import type { WebhookSender } from './webhooks.ts';
 
 export interface SandboxOptions {
@@ -13,6 +14,14 @@ export interface SandboxOptions {
   seed?: number;
   /** Size of a shop created on first use (the demo default is 150 products, 4 locations). */
   shopSize?: Pick<SeedOptions, 'products' | 'locations' | 'variantsPerProduct'>;
+  shopify?: {
+    /**
+     * The plan a Shopify shop starts on, which sets its Admin GraphQL cost bucket (PLANS in shopify/store.ts).
+     * Default "standard", as at Shopify (the demo and the benches rely on it); tests that do not study rate
+     * limits start their shops on a bigger one. POST /_control/shopify/{shop}/plan still moves one shop.
+     */
+    plan?: PlanName;
+  };
   stripe?: {
     /** Where Stripe events are sent (the app's /webhooks/stripe) and the secret they are signed with. */
     webhookUrl?: string;

@@ -698,6 +698,22 @@ describe('Shopify throttling and faults', () => {
     expect(after.body.extensions.cost.throttleStatus.currentlyAvailable).toBeGreaterThan(19000);
   });
 
+  it('starts new shops on the plan the sandbox was given, and refuses a plan Shopify does not have', async () => {
+    const main = sandbox;
+    sandbox = await startSandbox({ port: 0, shopify: { plan: 'plus' } });
+    try {
+      const { token: t } = await install('plus-shop');
+      const answer = await gql('plus-shop', t, '{ shop { name } }');
+      expect(answer.body.extensions.cost.throttleStatus).toMatchObject({ maximumAvailable: 20000, restoreRate: 1000 });
+    } finally {
+      await sandbox.close();
+      sandbox = main;
+    }
+    await expect(startSandbox({ port: 0, shopify: { plan: 'platinum' as 'plus' } })).rejects.toThrow(
+      'Unknown Shopify plan platinum',
+    );
+  });
+
   it('renders injected faults as Shopify does: THROTTLED, 503 and a dropped connection', async () => {
     const call = () => gql('faulty-shop', 'x', '{ shop { name } }').catch((err: Error) => err);
     sandbox.ctx.faults.set('shopify', 'faulty-shop', { rate429: 1 });

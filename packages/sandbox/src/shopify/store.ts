@@ -15,8 +15,9 @@ import { lineShare, refundPayload } from './refunds.ts';
 export const API_VERSIONS = ['2024-10', '2025-01', '2025-04', '2025-07', '2025-10', '2026-01'] as const;
 export const DEFAULT_API_VERSION = '2025-01';
 /**
- * Admin GraphQL cost buckets by Shopify plan (points, points per second). A new shop is on "standard";
- * tests and the demo can move a shop to another plan with POST /_control/shopify/{shop}/plan.
+ * Admin GraphQL cost buckets by Shopify plan (points, points per second). A new shop is on "standard" (or the
+ * sandbox's `shopify.plan` option); tests and the demo can move a shop to another plan with
+ * POST /_control/shopify/{shop}/plan.
  */
 export const PLANS = {
   standard: { maximumAvailable: 1000, restoreRate: 50 },
@@ -465,6 +466,9 @@ export class ShopifyStore {
   readonly ctx: SandboxContext;
 
   constructor(ctx: SandboxContext) {
+    const plan = ctx.options.shopify?.plan;
+    if (plan !== undefined && !Object.hasOwn(PLANS, plan))
+      throw new Error(`Unknown Shopify plan ${plan}; one of ${Object.keys(PLANS).join(', ')}`);
     this.ctx = ctx;
   }
 
@@ -512,7 +516,7 @@ export class ShopifyStore {
       levels: new Map(),
       orders: new Map(),
       subscriptions: new Map(),
-      bucket: { available: -1, at: Date.now(), ...PLANS.standard },
+      bucket: { available: -1, at: Date.now(), ...PLANS[this.ctx.options.shopify?.plan ?? 'standard'] },
       dropAfterApply: 0,
       idempotency: new Map(),
       nextId: () => 7_000_000_000_000 + ++counters.id,
