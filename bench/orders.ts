@@ -72,6 +72,8 @@ const settings = {
 };
 
 const children = new Set<Child>();
+/** The worker process of BENCH_WORKER_PROCESS=1, while it runs. */
+let worker: Child | null = null;
 const temps: string[] = [];
 let dropDatabase: (() => Promise<void>) | null = null;
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -138,6 +140,7 @@ async function main(): Promise<number> {
     const dataDir = mkdtempSync(join(os.tmpdir(), 'switchyard-orders-bench-'));
     temps.push(dataDir);
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const split = process.env.BENCH_WORKER_PROCESS === '1' && url !== null;
     delete env.DATABASE_URL;
     if (url) env.DATABASE_URL = url;
     const serverEnv = {
@@ -147,7 +150,9 @@ async function main(): Promise<number> {
       PORT: String(appPort),
       HOST,
       NODE_ENV: 'production',
-      RUN_WORKERS: 'true',
+      // BENCH_WORKER_PROCESS=1 (PostgreSQL only): the job handlers run in a worker process of their own
+      // (src/worker.ts), the web process only answers (webhooks, the bench's reads).
+      RUN_WORKERS: split ? 'false' : 'true',
       SANDBOX_URL: sandboxBase,
       SQUARE_WEBHOOK_SIGNATURE_KEY: squareSignatureKey,
       PUBLIC_URL: appBase,
@@ -161,7 +166,8 @@ async function main(): Promise<number> {
     );
     const accountId = /account (\S+?)\)/.exec(out)?.[1] ?? '';
     let app = await startServer(serverEnv, appBase);
-    const figures: Record<string, unknown> = {};
+    worker = split ? await startWorker(serverEnv) : null;
+    const figures: Record<string, unknown> = split ? { workerProcess: true } : {};
     const setUp = await setUpMerchant(appBase, sandbox, login, database === 'pglite' ? 'opg' : 'opq');
     if (database === 'pglite' && settings.effectOrders > 0) figures.effect = await effect(sandbox, setUp);
     if (settings.ingestOrders > 0) {
@@ -173,6 +179,8 @@ async function main(): Promise<number> {
     }
     if (settings.backlogOrders > 0)
       figures.ingestBacklog = await ingest(sandbox, setUp, settings.backlogOrders, 0, app.proc.pid, true);
+    if (worker) await stopServer(worker);
+    worker = null;
     const listOrders = database === 'pglite' ? settings.listPglite : settings.listPostgres;
     if (listOrders > 0) {
       await stopServer(app);
@@ -235,6 +243,27 @@ async function startServer(env: NodeJS.ProcessEnv, base: string): Promise<Child>
   void child.exited.then(() => children.delete(child));
   const ms = await waitUntilReady(child, `${base}/readyz`);
   log(`switchyard ready in ${ms} ms (pid ${child.proc.pid}, ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
+  return child;
+}
+
+/** A worker-only process (src/worker.ts) beside the web process; ready once it says so. */
+async function startWorker(env: NodeJS.ProcessEnv): Promise<Child> {
+  const child = startChild('switchyard-worker', [process.execPath, '--import', 'tsx', 'apps/server/src/worker.ts'], {
+    cwd: root,
+    env: { ...env, LOG_LEVEL: 'info' },
+    echo: (line) => {
+      if (/"level":(4|5|6)\d/.test(line)) process.stderr.write(`[worker] ${line}\n`);
+    },
+  });
+  children.add(child);
+  void child.exited.then(() => children.delete(child));
+  const started = Date.now();
+  while (!child.lines.some((l) => l.includes('worker is ready'))) {
+    if (Date.now() - started > 90_000) throw new Error('the worker did not start within 90 s');
+    if (child.proc.exitCode !== null) throw new Error(`the worker exited:\n${child.lines.slice(-30).join('\n')}`);
+    await sleep(100);
+  }
+  log(`worker ready in ${Date.now() - started} ms (pid ${child.proc.pid})`);
   return child;
 }
 
@@ -492,7 +521,7 @@ async function ingest(
   }
   if (held) await sandbox.hold();
   let acksFrom = (await sandbox.acks(0)).count;
-  let cpu0 = cpuSeconds(serverPid);
+  let cpu0 = serverCpuSeconds(serverPid);
   let others0 = otherCpu();
   let machine0 = machineTicks();
   let loadBefore = load();
@@ -518,7 +547,7 @@ async function ingest(
   if (held) {
     // The window starts now: what the server did while the webhooks were held (nothing new) is left out.
     acksFrom = (await sandbox.acks(0)).count;
-    cpu0 = cpuSeconds(serverPid);
+    cpu0 = serverCpuSeconds(serverPid);
     others0 = otherCpu();
     machine0 = machineTicks();
     loadBefore = load();
@@ -533,7 +562,7 @@ async function ingest(
     await sleep(50);
   }
   const ingestMs = performance.now() - t0;
-  const serverCpu = cpuSeconds(serverPid) - cpu0;
+  const serverCpu = serverCpuSeconds(serverPid) - cpu0;
   const others1 = otherCpu();
   const machine1 = machineTicks();
   await sandbox.settle();
@@ -608,6 +637,9 @@ function otherCpu() {
   const own = process.cpuUsage();
   return { postgres, postgresBackground, simulators: cpuSeconds(simulatorsPid), bench: (own.user + own.system) / 1e6 };
 }
+
+/** The server's CPU seconds: its web process and, when there is one, its worker process. */
+const serverCpuSeconds = (pid: number | undefined) => cpuSeconds(pid) + cpuSeconds(worker?.proc.pid);
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 where it cannot be read. */
 function cpuSeconds(pid: number | undefined): number {
