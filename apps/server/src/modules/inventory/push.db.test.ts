@@ -125,7 +125,7 @@ async function setSafetyStock(id: string, safetyStock: number) {
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 180, seed: 41 });
+  sandbox = await startTestSandbox({ products: 180, seed: 41, shopifyPlan: 'plus' });
   t = await createTestApp({ sandboxUrl: sandbox.url });
   tenant = await createSignedInAccount(t.services);
   for (const p of ['shopify', 'bigcommerce'] as const) {

@@ -35,7 +35,7 @@ let t: TestApp;
 let queue: JobQueue;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 6 });
+  sandbox = await startTestSandbox({ products: 6, shopifyPlan: 'plus' });
   t = await createTestApp({ sandboxUrl: sandbox.url });
   queue = await startJobs(t.services, { work: true });
 });

@@ -29,7 +29,7 @@ let queue: JobQueue | undefined;
 let tenant: Awaited<ReturnType<typeof createSignedInAccount>>;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 6 });
+  sandbox = await startTestSandbox({ products: 6, shopifyPlan: 'plus' });
   t = await createTestApp({ sandboxUrl: sandbox.url });
   queue = await startJobs(t.services, { work: true });
   tenant = await createSignedInAccount(t.services);

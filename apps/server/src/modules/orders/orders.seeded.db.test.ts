@@ -37,7 +37,7 @@ let sandbox: RunningSandbox;
 let t: TestApp;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 6 });
+  sandbox = await startTestSandbox({ products: 6, shopifyPlan: 'plus' });
   t = await createTestApp({ sandboxUrl: sandbox.url });
 });
 afterAll(async () => {

@@ -41,7 +41,7 @@ let shopify: ChannelDetail;
 let bigcommerce: ChannelDetail;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 10 });
+  sandbox = await startTestSandbox({ products: 10, shopifyPlan: 'plus' });
   t = await createTestApp({ sandboxUrl: sandbox.url });
   queue = await startJobs(t.services, { work: true });
   tenant = await createSignedInAccount(t.services);

@@ -40,7 +40,7 @@ let t: Awaited<ReturnType<typeof createTestApp>>;
 let queue: JobQueue | undefined;
 // A fresh database and its migrations: over a minute on PGlite when the machine is loaded (as CI's can be).
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ products: 4 });
+  sandbox = await startTestSandbox({ products: 4, shopifyPlan: 'plus' });
   relay = await startHoldingRelay();
   t = await createTestApp({ sandboxUrl: sandbox.url, env: { PUBLIC_URL: relay.url } });
   relay.attach(t.app);
