@@ -4,7 +4,7 @@
 import type { ChannelDetail, ChannelSettings } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
@@ -118,6 +118,27 @@ async function dirtyCount(channelId: string) {
   return row?.n ?? 0;
 }
 
+/**
+ * From now until the answered function is called, Shopify answers every call with a 503: the client retries each
+ * call 5 times with full-jitter backoff (a random wait up to 250 ms · 2^attempt, up to 7.75 s in all) and then
+ * gives up. The jitter is pinned at a fifth of its range: a call still takes 1.55 s to give up, long after the
+ * push has PUSH_IN_FLIGHT batches out and the next round read ahead (what these tests are about), but the test
+ * does not sit out up to 8 s of random waits.
+ */
+async function shopifyFailing(): Promise<() => Promise<void>> {
+  const put = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rate5xx: 1 }),
+  });
+  expect(put.status).toBeLessThan(300);
+  const jitter = vi.spyOn(Math, 'random').mockReturnValue(0.2);
+  return async () => {
+    jitter.mockRestore();
+    await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, { method: 'DELETE' });
+  };
+}
+
 async function setSafetyStock(id: string, safetyStock: number) {
   const settings = await settingsOf(id);
   settings.advanced = { ...settings.advanced, safetyStock };
@@ -191,17 +212,12 @@ describe('full push', () => {
     const channel = ch.shopify as ChannelDetail;
     await setSafetyStock(channel.id, 4);
     await pushAll(t.services, tenant.accountId, channel.id);
-    const put = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate5xx: 1 }),
-    });
-    expect(put.status).toBeLessThan(300);
+    const recover = await shopifyFailing();
     try {
       // Small rounds: one is being read ahead when the push stops.
       await expect(pushChannel(t.services, channel.id, 'manual', { roundVariants: 40 })).rejects.toThrow();
     } finally {
-      await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, { method: 'DELETE' });
+      await recover();
     }
     const [listed] = await t.services.db
       .select({ n: sql<number>`count(*)::int` })
@@ -234,11 +250,7 @@ describe('full push', () => {
     // Numbers Shopify does not hold yet, so the push has something to send.
     await setSafetyStock(channel.id, 3);
     await pushAll(t.services, tenant.accountId, channel.id);
-    await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate5xx: 1 }),
-    });
+    const recover = await shopifyFailing();
     try {
       const started = runPush(t.services, channel.id, 'manual');
       // Three more requests while it runs (three orders' reservations, say): they join it.
@@ -250,7 +262,7 @@ describe('full push', () => {
       await expect(started).rejects.toThrow();
       expect(await Promise.allSettled(joined)).toEqual(joined.map(() => ({ status: 'fulfilled', value: undefined })));
     } finally {
-      await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/faults`, { method: 'DELETE' });
+      await recover();
     }
     // The marks stay for the retry of the run that started it.
     const dirty = await dirtyCount(channel.id);
