@@ -205,7 +205,7 @@ describe('the dynamic buffers list', { timeout: 30_000 }, () => {
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let fail = true;
-    const { user } = await renderApp('/dynamic-buffers', {
+    const rendering = renderApp('/dynamic-buffers', {
       signedIn: true,
       advanceTimers: (ms) => vi.advanceTimersByTime(ms),
       handlers: handlers({
@@ -215,7 +215,10 @@ describe('the dynamic buffers list', { timeout: 30_000 }, () => {
         },
       }),
     });
-    // Three retries, 1 s doubling, before the failure shows.
+    // Three retries, 1 s doubling, before the failure shows. The route's loader waits for them (so the clock moves
+    // on while the app renders), then the list's own query, finding the failure, tries three times again.
+    await vi.advanceTimersByTimeAsync(8_000);
+    const { user } = await rendering;
     await vi.advanceTimersByTimeAsync(8_000);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load your buffers');

@@ -1,6 +1,6 @@
 import type { Notification, NotificationList, NotificationSettings } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 
 const NOW = new Date();
@@ -163,6 +163,8 @@ describe('/notifications', { timeout: 30_000 }, () => {
 
   it('shows an error with a retry when the feed cannot load', async () => {
     const { handlers } = feedServer();
+    // Three retries, 1 s doubling (SPEC §9), before the failure shows: on a fake clock, which findBy moves on.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/notifications', {
       signedIn: true,
       handlers: {

@@ -9,7 +9,7 @@ import {
   type OrderSummary,
 } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
@@ -152,6 +152,8 @@ describe('orders list', { timeout: 30_000 }, () => {
   });
 
   it('shows the load error', async () => {
+    // Three retries, 1 s doubling (SPEC §9), before the failure shows: on a fake clock, which findBy moves on.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/orders', {
       signedIn: true,
       handlers: {

@@ -1,6 +1,6 @@
 import type { ChannelSummary, Return, ReturnList } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
@@ -207,6 +207,8 @@ describe('returns list', { timeout: 30_000 }, () => {
     expect(await screen.findByText(/No returns yet/, {}, SLOW)).toBeInTheDocument();
     empty.unmount();
 
+    // Three retries, 1 s doubling (SPEC §9), before the failure shows: on a fake clock, which findBy moves on.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/returns', {
       signedIn: true,
       handlers: {

@@ -1,7 +1,7 @@
 import { DEFAULT_PICKUP_EMAILS, type FulfillmentSettings, type FulfillmentStores } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { renderApp } from '../../../test/render-app.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { type RenderAppOptions, renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError } from '../../../test/trpc-stub.ts';
 
 const SLOW = { timeout: 5000 };
@@ -26,9 +26,13 @@ const settings: FulfillmentSettings = {
 };
 const labelSettings = { label_size: '4x6', weight_unit: 'oz', default_package: null, services: [] };
 
-function page(handlers: Record<string, (input: unknown) => unknown> = {}) {
+function page(
+  handlers: Record<string, (input: unknown) => unknown> = {},
+  { advanceTimers }: Pick<RenderAppOptions, 'advanceTimers'> = {},
+) {
   return renderApp('/settings/fulfillment', {
     signedIn: true,
+    ...(advanceTimers ? { advanceTimers } : {}),
     handlers: {
       'shipments.settings': () => labelSettings,
       'fulfillment.settings': () => settings,
@@ -87,16 +91,21 @@ describe('settings: fulfillment', { timeout: 30_000 }, () => {
   });
 
   it('has a way to add a store when there is none, and a retry when loading fails', async () => {
+    // Failed queries retry with backoff first (SPEC §9): on a fake clock, which findBy moves on.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let fail = true;
-    const { user } = await page({
-      'fulfillment.stores': () => ({ stores: [], defaultStoreId: null }),
-      'fulfillment.settings': () => {
-        if (fail) throw new ProcedureError('INTERNAL_SERVER_ERROR', 'The database is away.');
-        return settings;
+    const { user } = await page(
+      {
+        'fulfillment.stores': () => ({ stores: [], defaultStoreId: null }),
+        'fulfillment.settings': () => {
+          if (fail) throw new ProcedureError('INTERNAL_SERVER_ERROR', 'The database is away.');
+          return settings;
+        },
       },
-    });
+      { advanceTimers: (ms) => vi.advanceTimersByTime(ms) },
+    );
     const section = await screen.findByRole('region', { name: 'Shipping location' }, SLOW);
-    // Failed queries retry with backoff first; the error state shows once they give up.
+    // The error state shows once they give up.
     const alert = await within(section).findByRole('alert', {}, { timeout: 20_000 });
     expect(alert).toHaveTextContent('Could not load the shipping location');
     expect(alert).toHaveTextContent('The database is away.');

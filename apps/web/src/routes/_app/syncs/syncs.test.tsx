@@ -1,7 +1,7 @@
 import type { SyncDetail, SyncList, SyncRun, SyncTypesOutput } from '@switchyard/contracts';
 import { MESSAGES } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError } from '../../../test/trpc-stub.ts';
 
@@ -151,6 +151,8 @@ describe('syncs list', { timeout: 30_000 }, () => {
   });
 
   it('shows the load error', async () => {
+    // Three retries, 1 s doubling (SPEC §9), before the failure shows: on a fake clock, which findBy moves on.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/syncs', {
       signedIn: true,
       handlers: {
