@@ -67,15 +67,26 @@ async function linkShop(p: 'shopify' | 'bigcommerce') {
   let n = 0;
   do {
     const page = await connector.listProducts(cursor);
+    // A page's rows in one statement per table.
+    const rows = {
+      products: [] as (typeof products.$inferInsert)[],
+      variants: [] as (typeof variants.$inferInsert)[],
+      listings: [] as (typeof listings.$inferInsert)[],
+      levels: [] as (typeof inventoryLevels.$inferInsert)[],
+    };
     for (const product of page.items) {
       const productId = newId('prd');
-      await t.services.db.insert(products).values({ id: productId, accountId: tenant.accountId, title: product.title });
+      rows.products.push({ id: productId, accountId: tenant.accountId, title: product.title });
       for (const v of product.variants) {
         const variantId = newId('var');
-        await t.services.db
-          .insert(variants)
-          .values({ id: variantId, accountId: tenant.accountId, productId, sku: `${p}-${v.sku}`, title: v.title });
-        await t.services.db.insert(listings).values({
+        rows.variants.push({
+          id: variantId,
+          accountId: tenant.accountId,
+          productId,
+          sku: `${p}-${v.sku}`,
+          title: v.title,
+        });
+        rows.listings.push({
           id: newId('lst'),
           accountId: tenant.accountId,
           channelId: channel.id,
@@ -84,11 +95,17 @@ async function linkShop(p: 'shopify' | 'bigcommerce') {
           externalVariantId: v.externalId,
           inventoryItemId: v.inventoryItemId,
         });
-        await t.services.db
-          .insert(inventoryLevels)
-          .values(ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: 7 + (n % 5) })));
+        rows.levels.push(
+          ...ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: 7 + (n % 5) })),
+        );
         n += 1;
       }
+    }
+    if (rows.products.length) await t.services.db.insert(products).values(rows.products);
+    if (rows.variants.length) {
+      await t.services.db.insert(variants).values(rows.variants);
+      await t.services.db.insert(listings).values(rows.listings);
+      await t.services.db.insert(inventoryLevels).values(rows.levels);
     }
     cursor = page.nextCursor;
   } while (cursor);
