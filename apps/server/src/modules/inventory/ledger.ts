@@ -1,10 +1,12 @@
 // The stock ledger (DESIGN §3–4): every change of a level is a movement written in the same transaction,
 // and every change marks the (channel, variant) pairs whose available quantity it may move as dirty.
 // Callers pass the transaction of the change's cause, then call `schedulePush` after it commits.
+
 import type { MovementReason } from '@switchyard/contracts';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { insertRowsSql } from '../../db/insert-rows.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { listings, variants } from '../products/products.tables.ts';
@@ -444,7 +446,4 @@ export async function markDirty(
 /** JSON text for one jsonb parameter: a whole batch in one bind value instead of thousands of them. */
 export const asJson = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
-/** node-postgres answers `{ rows }`, PGlite answers `{ rows }` too; kept in one place. */
-export function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
-}
+export { rowsOf };

@@ -92,13 +92,19 @@ export async function pushChannel(
   ).map((r) => ({ variantId: r.variant_id as string, markedAt: r.marked_at as string }));
   if (dirty.length === 0) return null;
 
-  const syncId = await startSync(services.db, {
-    accountId: channel.accountId,
-    channelId,
-    type: 'inventory_push',
-    trigger,
-    options: { variants: dirty.length },
-  });
+  // The run's record opens once its first round is read, with that round's size and its levels already right
+  // (one statement; most pushes are one round), or as the push fails before that.
+  const open = (total = 0, succeeded = 0) =>
+    startSync(services.db, {
+      accountId: channel.accountId,
+      channelId,
+      type: 'inventory_push',
+      trigger,
+      total,
+      succeeded,
+      options: { variants: dirty.length },
+    });
+  let syncId = 0;
   const outcome: PushOutcome = { syncId, sent: 0, unchanged: 0, failed: 0, mismatched: 0, calls: 0 };
   const keepDirty = new Set<string>();
   /** Marked pending and never sent (the push stopped first): their pending marks are withdrawn. */
@@ -221,7 +227,8 @@ export async function pushChannel(
       next?.catch(() => undefined);
       total += round.rows;
       // The round's size and its levels already right at the channel (handled), in one statement.
-      await setSyncTotal(services.db, syncId, total, round.unchanged);
+      if (r === 0) outcome.syncId = syncId = await open(total, round.unchanged);
+      else await setSyncTotal(services.db, syncId, total, round.unchanged);
       outcome.unchanged += round.unchanged;
       for (const change of round.changes) {
         const group = waiting[change.set.compareQuantity != null ? 0 : 1] as Change[];
@@ -265,11 +272,12 @@ export async function pushChannel(
         ) as s
         where d.channel_id = s.channel_id and d.variant_id = s.variant_id`);
     }
+    if (!syncId) outcome.syncId = syncId = await open();
     await finishSync(services.db, syncId, {
       error: fatal,
       message: fatal ? null : `${outcome.sent} sent, ${outcome.unchanged} already right`,
+      channelSynced: channelId,
     });
-    await services.db.update(channels).set({ lastSyncAt: new Date() }).where(eq(channels.id, channelId));
   }
   if (fatal) throw new PushFailed(fatal);
   if (outcome.failed > 0) throw new PushFailed(`${outcome.failed} levels could not be sent to ${channel.name}`);

@@ -334,6 +334,10 @@ describe('sync engine', () => {
       expect(runs.length).toBeGreaterThan(0);
       expect(runs.every((r) => r.type === 'inventory_push' && r.finishedAt !== null)).toBe(true);
       expect(runs.some((r) => r.status === 'succeeded' && r.succeeded > 0)).toBe(true);
+      // Every run's items are counted: handled = total, and the channel says when it last synced (the last run).
+      expect(runs.every((r) => r.processed === r.total && r.succeeded + r.failed === r.processed)).toBe(true);
+      const [row] = await t.services.db.select().from(channels).where(eq(channels.id, ch[p].id));
+      expect(row?.lastSyncAt?.getTime()).toBe(runs.at(-1)?.finishedAt?.getTime());
     }
     const statuses = await t.services.db
       .select({ code: listings.syncStatusCode })

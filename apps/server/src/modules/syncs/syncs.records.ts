@@ -1,8 +1,9 @@
 // Sync records (DESIGN §3): every run of a sync job writes one row, with live progress and per-item
 // failures, so the merchant can see what happened and retry what failed (/syncs/, /syncs/{id}).
-import type { SyncTrigger, SyncType } from '@switchyard/contracts';
+import type { SyncStatus, SyncTrigger, SyncType } from '@switchyard/contracts';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { notifySyncOutcome } from '../notifications/notifications.producers.ts';
 import { syncItems, syncs } from './syncs.tables.ts';
@@ -13,6 +14,8 @@ export interface NewSync {
   type: SyncType;
   trigger: SyncTrigger;
   total?: number;
+  /** Items of `total` already done when the run opens (counted handled and succeeded). */
+  succeeded?: number;
   options?: Record<string, unknown>;
   retryOf?: number | null;
 }
@@ -58,6 +61,8 @@ export async function startSync(db: Db | Tx, input: NewSync & { status?: 'queued
       trigger: input.trigger,
       status: queued ? 'queued' : 'running',
       total: input.total ?? 0,
+      processed: input.succeeded ?? 0,
+      succeeded: input.succeeded ?? 0,
       options: input.options ?? {},
       retryOf: input.retryOf ?? null,
       startedAt: queued ? null : now,
@@ -151,23 +156,44 @@ export async function recordSyncProgress(
 export async function finishSync(
   db: Db | Tx,
   id: number,
-  outcome: { error?: string | null; message?: string | null } = {},
+  outcome: {
+    error?: string | null;
+    message?: string | null;
+    /** The channel's last sync time set to now in the same statement (a push, an import). */
+    channelSynced?: string;
+  } = {},
 ): Promise<void> {
   const now = new Date();
   const message = outcome.error ?? outcome.message ?? null;
   // Partial or succeeded by the failures counted on the row, in the same statement that closes it.
   const status = outcome.error ? sql`'failed'` : sql`case when ${syncs.failed} > 0 then 'partial' else 'succeeded' end`;
-  const [closed] = await db
-    .update(syncs)
-    .set({ status, message, finishedAt: now, updatedAt: now })
-    .where(and(eq(syncs.id, id), sql`${syncs.finishedAt} is null`))
-    .returning({
-      accountId: syncs.accountId,
-      channelId: syncs.channelId,
-      type: syncs.type,
-      failed: syncs.failed,
-      status: syncs.status,
-    });
+  const [closed] = rowsOf<{
+    account_id: string;
+    channel_id: string | null;
+    type: SyncType;
+    failed: number;
+    status: SyncStatus;
+  }>(
+    await db.execute(sql`
+      with closed as (
+        update ${syncs} set status = ${status}, message = ${message}, finished_at = ${now.toISOString()}::timestamptz,
+          updated_at = ${now.toISOString()}::timestamptz
+        where ${syncs.id} = ${id} and ${syncs.finishedAt} is null
+        returning account_id, channel_id, type, failed, status
+      )${
+        outcome.channelSynced
+          ? sql`, touched as (
+        update ${channels} set last_sync_at = ${now.toISOString()}::timestamptz where ${channels.id} = ${outcome.channelSynced})`
+          : sql``
+      }
+      select * from closed`),
+  ).map((r) => ({
+    accountId: r.account_id,
+    channelId: r.channel_id,
+    type: r.type,
+    failed: r.failed,
+    status: r.status,
+  }));
   // Only the call that closed the run tells the merchant about a failure.
   if (!closed || closed.status === 'succeeded') return;
   const [channel] = closed.channelId
