@@ -20,6 +20,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
 import { stripeClient } from './billing.provider.ts';
 import { billingEvents, billingInvoices, checkoutSessions, subscriptions } from './billing.tables.ts';
+import { BILLING_EVENT_JOB } from './billing.webhooks.ts';
 import { assertWithinPlan } from './plan-limits.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -44,13 +45,19 @@ const BANK = {
   accountNumber: '000123456789',
 };
 
+/**
+ * Polls `probe` until it answers. Each round wakes the billing worker: the webhook route queues an event without
+ * waking it, so the event waits for the worker's next poll (a second) otherwise. The worker still takes the job
+ * from the queue as it does in production; only the wait for its poll goes.
+ */
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
+    queue?.notify(BILLING_EVENT_JOB);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
