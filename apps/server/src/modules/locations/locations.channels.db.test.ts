@@ -19,6 +19,8 @@ import { startJobs } from '../../bootstrap.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
+import { ORDER_IMPORT_JOB } from '../orders/orders.import.ts';
+import { CATALOG_IMPORT_JOB } from '../products/catalog-import.ts';
 import { variants } from '../products/products.tables.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { locations } from './locations.tables.ts';
@@ -51,12 +53,23 @@ const control = async <T>(path: string): Promise<T> => {
   return res.json() as Promise<T>;
 };
 
+/**
+ * The import workers woken: a catalog import, and the order pull it queues when it ends, are sent without waking
+ * them, so each would wait for the worker's next poll (a second). The workers still take the jobs from the queue
+ * as in production; only the wait for their poll goes.
+ */
+function wakeImports() {
+  queue.notify(CATALOG_IMPORT_JOB);
+  queue.notify(ORDER_IMPORT_JOB);
+}
+
 async function finished(syncId: number) {
   const until = Date.now() + 50_000;
   for (;;) {
     const [run] = await t.services.db.select().from(syncs).where(eq(syncs.id, syncId));
     if (run?.finishedAt) return run;
     if (Date.now() > until) throw new Error(`sync ${syncId} did not finish: ${JSON.stringify(run)}`);
+    wakeImports();
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -104,6 +117,7 @@ describe('locations from a channel', () => {
       const pulls = await t.services.db.select().from(syncs).where(eq(syncs.channelId, shopify.id));
       if (pulls.some((r) => r.type === 'order_import' && r.finishedAt)) break;
       if (Date.now() > pullDone) throw new Error(`no order pull finished: ${JSON.stringify(pulls)}`);
+      wakeImports();
       await new Promise((r) => setTimeout(r, 100));
     }
 

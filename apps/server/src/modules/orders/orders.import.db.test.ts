@@ -18,9 +18,10 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
+import { CATALOG_IMPORT_JOB } from '../products/catalog-import.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { invariantViolations } from './orders.fixtures.ts';
-import { importOrders } from './orders.import.ts';
+import { importOrders, ORDER_IMPORT_JOB } from './orders.import.ts';
 import { orderImportCursors, orders } from './orders.tables.ts';
 
 let sandbox: RunningSandbox;
@@ -40,12 +41,19 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/**
+ * Polls `check` until it answers. Each round wakes the import workers: the catalog import and the order pull it
+ * queues when it ends are sent without waking them, so each would wait for the worker's next poll (a second)
+ * otherwise. The workers still take the jobs from the queue as in production; only the wait for their poll goes.
+ */
 async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 40_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    queue?.notify(CATALOG_IMPORT_JOB);
+    queue?.notify(ORDER_IMPORT_JOB);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

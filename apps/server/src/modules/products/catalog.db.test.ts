@@ -21,7 +21,8 @@ import { channelStock, inventoryLevels, inventoryMovements } from '../inventory/
 import { locations } from '../locations/locations.tables.ts';
 import { syncItems, syncs } from '../syncs/syncs.tables.ts';
 import { CATALOG_SYNC_SETTING, dispatchDailyCatalogSync, localTime, nextDailyRun } from './catalog.schedule.ts';
-import { applyPriceRule, applyTitleTemplate } from './catalog-publish.ts';
+import { CATALOG_IMPORT_JOB } from './catalog-import.ts';
+import { applyPriceRule, applyTitleTemplate, CATALOG_PUBLISH_JOB } from './catalog-publish.ts';
 import { listings, products, variants } from './products.tables.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -64,13 +65,19 @@ const control = async <T>(path: string, init?: { method: string; body: unknown }
 const catalogSync = (channelId: string, body: Record<string, unknown> = {}, headers = tenant.headers) =>
   t.app.inject({ method: 'POST', url: `/api/v1/channels/${channelId}/actions/catalog-sync`, headers, payload: body });
 
-/** Waits for a run to finish and answers it. */
+/**
+ * Waits for a run to finish and answers it. Each round wakes the catalog workers: imports and publishes are sent
+ * without waking them, so each would wait for the worker's next poll (a second) otherwise. The workers still take
+ * the jobs from the queue as in production; only the wait for their poll goes.
+ */
 async function finished(syncId: number, timeoutMs = 50_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const [run] = await t.services.db.select().from(syncs).where(eq(syncs.id, syncId));
     if (run?.finishedAt) return run;
     if (Date.now() > until) throw new Error(`sync ${syncId} did not finish: ${JSON.stringify(run)}`);
+    queue.notify(CATALOG_IMPORT_JOB);
+    queue.notify(CATALOG_PUBLISH_JOB);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
