@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { startJobs } from '../../bootstrap.ts';
-import { deliverMail, queueMail } from './mail.service.ts';
+import { deliverMail, MAIL_SEND_JOB, queueMail } from './mail.service.ts';
 import { mailMessages } from './mail.tables.ts';
 import { renderMail } from './templates.ts';
 
@@ -143,7 +143,10 @@ describe('mail delivery', () => {
     expect(res.statusCode).toBe(201);
     const end = Date.now() + 20_000;
     while (!smtp.received.some((m) => m.to.includes('lin@park.test')) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
+      // The job is queued without waking the worker, which would take it at its next poll (a second): wake it.
+      // The worker still takes the job from the queue; only the wait for its poll goes.
+      queue.notify(MAIL_SEND_JOB);
+      await new Promise((r) => setTimeout(r, 50));
     }
     expect(smtp.received.find((m) => m.to.includes('lin@park.test'))?.raw).toContain('Confirm your Switchyard account');
     await queue.stop();
