@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
+import { usingServer } from '../../test/db.ts';
 import { createAccount, TEST_PASSWORD } from '../../test/factories.ts';
 import { openDatabase } from '../db/client.ts';
 import { accounts, users } from '../modules/accounts/accounts.tables.ts';
@@ -46,8 +47,13 @@ async function withData<T>(dataDir: string, fn: (t: Awaited<ReturnType<typeof cr
   }
 }
 
-describe('npm run admin:create', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sy-admin-'));
+// The CLI runs on the embedded database under DATA_DIR (DATABASE_URL is taken out of its environment), and so does
+// the check after it: with TEST_DATABASE_URL set this file would repeat the same PGlite run, so it runs on PGlite only.
+describe.skipIf(usingServer())('npm run admin:create', () => {
+  let dataDir = '';
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sy-admin-'));
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('creates a confirmed, active super admin who can sign in, on a fresh data folder', async () => {
@@ -96,10 +102,13 @@ describe('npm run admin:create', () => {
   });
 
   it('refuses a short password or a missing address, and says why', async () => {
-    const short = await runCli(dataDir, ['--email', 'x@y.test', '--password', 'short']);
+    // Neither opens the database: both processes start at once.
+    const [short, missing] = await Promise.all([
+      runCli(dataDir, ['--email', 'x@y.test', '--password', 'short']),
+      runCli(dataDir, ['--password', 'a long admin password']),
+    ]);
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('--password: Should be at least 10 characters long');
-    const missing = await runCli(dataDir, ['--password', 'a long admin password']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--email and --password are required.');
   });
