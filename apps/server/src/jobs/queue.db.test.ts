@@ -89,6 +89,8 @@ describe('job queue', () => {
     // Each retry waited at least the configured delay.
     const gaps = attempts.slice(1).map((at, i) => at - (attempts[i] ?? at));
     expect(gaps.every((gap) => gap >= 900)).toBe(true);
+    // And the delay grew: with backoff the second retry waits at least two seconds (one without).
+    expect(gaps[1]).toBeGreaterThanOrEqual(1900);
 
     const [dead] = await queue.boss.fetch<{ order: string }>(deadLetterName('orders.import'));
     expect(dead?.data).toEqual({ order: '#1001' });
@@ -125,7 +127,11 @@ describe('job queue', () => {
     await queue.run('channels.stock-events', { channelId: 'ch_1' }, { singletonKey: 'ch_1' });
     // Started before `run` answered, without a job; its failure became a job, which a worker then ran.
     expect(seen).toEqual([{ channelId: 'ch_1', id: 'in-process' }]);
-    await until(() => seen.length === 2);
+    // The failed run is queued without waking the worker: wake it rather than wait for its next poll.
+    await until(() => {
+      queue.notify('channels.stock-events');
+      return seen.length === 2;
+    });
     expect(seen[1]).toMatchObject({ channelId: 'ch_1', id: expect.not.stringMatching(/^in-process$/) });
     await queue.stop();
     await database.close();
