@@ -689,6 +689,14 @@ describe('webhooks', () => {
   });
 });
 
+/**
+ * For the tests about lost answers (what is created, and how often), not about backoff: the random part of every
+ * retry's wait (providerRequest's full jitter, createOnce's) is pinned at a fifth of its range. Retries still wait
+ * and still back off, but a run of faults on one call no longer sits out up to 4 s of random waits. Math.random
+ * serves only backoff jitter in the connectors and the simulator (whose faults are drawn from a seeded generator).
+ */
+const pinBackoffJitter = () => vi.spyOn(Math, 'random').mockReturnValue(0.2);
+
 describe('resilience', () => {
   it('reads the catalog and pushes all inventory correctly through 429s, 5xx and timeouts', {
     timeout: 120_000,
@@ -736,6 +744,7 @@ describe('resilience', () => {
     sandbox.ctx.faults.set('bigcommerce', hash, { rate429: 0.05, rate5xx: 0.05, rateTimeout: 0.3, timeoutMs: 100 });
     const { connector } = connectorFor(credentials, { timeoutMs: 400, maxRetries: 12 });
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const jitter = pinBackoffJitter();
 
     const product = await connector.createProduct({
       title: 'Lost Answer Lamp',
@@ -752,6 +761,7 @@ describe('resilience', () => {
       currency: 'USD',
       lines: [{ lineExternalId: line?.externalId as string, quantity: 1 }],
     });
+    jitter.mockRestore();
     sandbox.ctx.faults.clear();
 
     // biome-ignore lint/suspicious/noExplicitAny: raw provider JSON, checked field by field below
@@ -778,7 +788,9 @@ describe('resilience', () => {
     sandbox.ctx.faults.set('bigcommerce', hash, { rate429: 0.05, rate5xx: 0.05, rateTimeout: 0.3, timeoutMs: 100 });
     const { connector } = connectorFor(credentials, { timeoutMs: 400, maxRetries: 12 });
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const jitter = pinBackoffJitter();
     await connector.subscribeWebhooks(`${receiverUrl}/webhooks/bigcommerce`);
+    jitter.mockRestore();
     sandbox.ctx.faults.clear();
     const hooks = (await (
       await fetch(`${endpoints.bigcommerce.apiUrl}/stores/${hash}/v3/hooks?limit=250`, {
