@@ -37,6 +37,7 @@ export const deadLetterName = (name: string) => `${name}.dead`;
 
 export interface JobQueue {
   readonly boss: PgBoss;
+  /** Queues a job; the workers of its type look for it at once (unless it is to start later), here or elsewhere. */
   send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
   /** Starts the workers of every registered job type in this process. */
   work(): Promise<void>;
@@ -101,7 +102,13 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   };
   return {
     boss,
-    send,
+    // A job sent is looked for at once by the workers of its type, here or (woken) in another process: not at
+    // their next poll, a second later (a Stripe event, a mail, an import asked for on a page).
+    async send(name, data, sendOptions = {}) {
+      const id = await send(name, data, sendOptions);
+      if (id && !sendOptions.startAfter) notify(name);
+      return id;
+    },
     async run(name, data, sendOptions = {}) {
       const job = jobs.find((j) => j.name === name);
       if (!job || stopping || !workerIds.has(name)) {
