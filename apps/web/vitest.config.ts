@@ -9,5 +9,11 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // Each worker keeps one module graph and one jsdom window for all the files it runs, instead of loading
+    // React, Mantine, the router and jsdom afresh (and cold, unoptimised) for every file: that was over half of
+    // this project's CPU time. Tests already share the window within a file; setup.ts's afterEach puts back what
+    // a test changes (DOM, storage, timers, the API adapter, toasts) and restoreMocks the spies. A test that leaves
+    // anything else behind (a global, vi.mock, a listener) must undo it itself.
+    isolate: false,
   },
 });
