@@ -229,6 +229,8 @@ describe('sync detail', { timeout: 30_000 }, () => {
   });
 
   it('polls a running run every second until it finishes', async () => {
+    // Seconds on a fake clock: waitFor moves it on; the quiet spell at the end is moved on by hand.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let reads = 0;
     await renderApp('/syncs/59', {
       signedIn: true,
@@ -253,7 +255,7 @@ describe('sync detail', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByText('Took')).toBeInTheDocument(), { timeout: 2500 });
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     const settled = reads;
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await vi.advanceTimersByTimeAsync(1300);
     expect(reads).toBe(settled);
   });
 
