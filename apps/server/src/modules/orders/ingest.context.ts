@@ -111,15 +111,7 @@ export function headerOf(order: ProviderOrder) {
 /** The account's locations in one read: as routing's engine sees them, and as allocation and the location map do. */
 export async function batchLocations(tx: Tx, accountId: string) {
   const locations = await engineLocations(tx, accountId);
-  const ours: OurLocation[] = locations.map((l) => ({
-    id: l.id,
-    name: l.name,
-    storeId: l.storeId ?? '',
-    enabled: l.enabled,
-    ships: l.ships,
-    pickup: l.pickup,
-    priority: l.priority,
-  }));
+  const ours: OurLocation[] = locations.map(({ latitude, longitude, ...l }) => ({ ...l, storeId: l.storeId ?? '' }));
   return { locations, ours };
 }
 
