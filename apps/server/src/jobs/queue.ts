@@ -210,21 +210,37 @@ function crossProcessWakeUp(database: Database, logger: Logger) {
     },
     async listen(onJob: (name: string) => void) {
       if (!url) return;
+      // A listener that dies, or cannot be made, is tried again a second later; the workers poll meanwhile.
+      const later = () => {
+        if (!closed) setTimeout(() => void connect(), 1000).unref();
+      };
       const connect = async (): Promise<void> => {
         const c = new pg.Client({ connectionString: url });
+        // Once per client, whether its connect failed or it died later.
+        let given = false;
+        const giveUp = () => {
+          if (given) return;
+          given = true;
+          void c.end().catch(() => undefined);
+          if (client === c) client = null;
+          later();
+        };
         c.on('notification', (msg) => {
           if (msg.channel === WAKE_CHANNEL && msg.payload) onJob(msg.payload);
         });
-        // A listener that dies is made again a second later; the workers poll meanwhile.
         c.on('error', (err) => {
           logger.warn({ err }, 'job wake-up listener lost; listening again');
-          void c.end().catch(() => undefined);
-          if (client === c) client = null;
-          if (!closed) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+          giveUp();
         });
-        await c.connect();
-        await c.query(`listen ${WAKE_CHANNEL}`);
-        if (closed) await c.end();
+        try {
+          await c.connect();
+          await c.query(`listen ${WAKE_CHANNEL}`);
+        } catch (err) {
+          logger.warn({ err }, 'job wake-up listener could not listen; trying again');
+          giveUp();
+          return;
+        }
+        if (closed) await c.end().catch(() => undefined);
         else client = c;
       };
       await connect();

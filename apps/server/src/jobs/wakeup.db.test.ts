@@ -81,5 +81,16 @@ describe.skipIf(!usingServer())('jobs sent from a process that does not work the
       else await web.send('stock.push', { sku });
       expect(await startedWithin(started, sku, sent)).toBeLessThan(3000);
     }
+
+    // The worker's listening connection dies (a server restart, a proxy's idle cut): it listens again.
+    const killed = await webDb.executeSql(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query ilike 'listen switchyard_jobs%'`,
+    );
+    expect(killed.rows).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 2500));
+    const sent = Date.now();
+    await web.send('stock.push', { sku: 'TEE-RED-XL' });
+    expect(await startedWithin(started, 'TEE-RED-XL', sent)).toBeLessThan(3000);
   });
 });
