@@ -65,26 +65,28 @@ describe('fulfillment in Chromium', () => {
     await connectShopify(page, baseUrl, sandboxUrl, shop);
     await importCatalog(page, baseUrl, 'Shopify');
 
-    // The shops once our first pushes after the imports have landed (two reads alike): CI once read Shopify
-    // mid-push and found fewer than three SKUs with stock there.
+    // The shops once our first pushes after the imports have landed: three SKUs with stock at the first store in
+    // both. (Two reads alike were taken for "landed" until 2026-11-27, when CI read both before Shopify's push began:
+    // the shops still held their own seeds.)
     let sq = await control<ShopSnapshot>(`square/${square.merchantId}`);
     let sh = await control<ShopSnapshot>(`shopify/${shop}`);
+    let store = sq.locations[0] as { id: string; name: string };
+    let skus: string[] = [];
     await expect
       .poll(async () => {
-        const [nextSq, nextSh] = await Promise.all([
+        [sq, sh] = await Promise.all([
           control<ShopSnapshot>(`square/${square.merchantId}`),
           control<ShopSnapshot>(`shopify/${shop}`),
         ]);
-        const same = JSON.stringify([nextSq.stock, nextSh.stock]) === JSON.stringify([sq.stock, sh.stock]);
-        [sq, sh] = [nextSq, nextSh];
-        return same;
+        store = sq.locations[0] as { id: string; name: string };
+        const shopifyStore = sh.locations.find((l) => l.name === store.name)?.id as string;
+        skus = Object.keys(sh.stock).filter(
+          (sku) => (sq.stock[sku]?.[store.id] ?? 0) >= 3 && (sh.stock[sku]?.[shopifyStore] ?? 0) >= 3,
+        );
+        return skus.length >= 3;
       }, SOON)
       .toBe(true);
-    const store = sq.locations[0] as { id: string; name: string };
     const shopifyStore = sh.locations.find((l) => l.name === store.name)?.id as string;
-    const skus = Object.keys(sh.stock).filter(
-      (sku) => (sq.stock[sku]?.[store.id] ?? 0) >= 3 && (sh.stock[sku]?.[shopifyStore] ?? 0) >= 3,
-    );
     const [webSku, pickupSku, curbSku] = skus as [string, string, string];
     expect(
       curbSku,
