@@ -14,17 +14,23 @@ const startedWithin = async (started: { at: number; sku: string }[], sku: string
   return (at as number) - sent;
 };
 
+/** One job type whose handler records when each job (by its sku) started. */
+const recordingJob = (name: string) => {
+  const started: { at: number; sku: string }[] = [];
+  const jobs: JobDefinition<{ sku: string }>[] = [
+    { name, handler: async (data) => void started.push({ at: Date.now(), sku: data.sku }) },
+  ];
+  return { started, jobs: jobs as JobDefinition<never>[] };
+};
+
 describe('a job sent in the process that works it', () => {
   it('starts within a fraction of the polling interval', async () => {
     const { logger } = memoryLogger();
-    const started: { at: number; sku: string }[] = [];
-    const jobs: JobDefinition<{ sku: string }>[] = [
-      { name: 'mail.send', handler: async (data) => void started.push({ at: Date.now(), sku: data.sku }) },
-    ];
+    const { started, jobs } = recordingJob('mail.send');
     const database = await createTestDatabase();
     const queue = await startQueue(database, {
       logger,
-      jobs: jobs as JobDefinition<never>[],
+      jobs,
       pollingIntervalSeconds: 20,
     });
     try {
@@ -53,23 +59,20 @@ describe.skipIf(!usingServer())('jobs sent from a process that does not work the
 
   it('start in the worker process within a fraction of its polling interval', async () => {
     const { logger } = memoryLogger();
-    const started: { at: number; sku: string }[] = [];
-    const jobs: JobDefinition<{ sku: string }>[] = [
-      { name: 'stock.push', handler: async (data) => void started.push({ at: Date.now(), sku: data.sku }) },
-    ];
+    const { started, jobs } = recordingJob('stock.push');
     // The worker's own database handle (its pool) and the web process's, on one database.
     const workerDb = await createTestDatabase();
     open.push({ database: workerDb });
     // A poll every 20 s: a job started sooner than that was woken.
     const worker = await startQueue(workerDb, {
       logger,
-      jobs: jobs as JobDefinition<never>[],
+      jobs,
       pollingIntervalSeconds: 20,
     });
     (open[0] as { queue?: JobQueue }).queue = worker;
     await worker.work();
     const webDb = await openDatabase({ url: workerDb.connectionString as string, poolMax: 2 });
-    const web = await startQueue(webDb, { logger, jobs: jobs as JobDefinition<never>[] });
+    const web = await startQueue(webDb, { logger, jobs });
     open.push({ queue: web, database: webDb });
     // The worker's first poll happens as it starts: let it pass, so only a wake-up can start the next job.
     await new Promise((r) => setTimeout(r, 500));
