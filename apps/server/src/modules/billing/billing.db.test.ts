@@ -19,6 +19,7 @@ import { auditEntries } from '../audit/audit.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
 import { stripeClient } from './billing.provider.ts';
+import { providerFor, syncSubscription } from './billing.service.ts';
 import { billingEvents, billingInvoices, checkoutSessions, subscriptions } from './billing.tables.ts';
 import { BILLING_EVENT_JOB } from './billing.webhooks.ts';
 import { assertWithinPlan } from './plan-limits.ts';
@@ -46,9 +47,8 @@ const BANK = {
 };
 
 /**
- * Polls `probe` until it answers. Each round wakes the billing worker: the webhook route queues an event without
- * waking it, so the event waits for the worker's next poll (a second) otherwise. The worker still takes the job
- * from the queue as it does in production; only the wait for its poll goes.
+ * Polls `probe` until it answers. Each round also wakes the billing worker (sending a job wakes it already; this
+ * covers a job queued again after a failure, which waits for its retry delay and the worker's next poll).
  */
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -501,6 +501,35 @@ describe('plan changes, cancel and resume', () => {
     expect(res.statusCode).toBe(200);
     await settled();
     expect(await accountStatus(m.accountId)).toBe('canceled');
+  });
+
+  it('a webhook job that read Stripe before the merchant resumed does not write its older answer over the resume', async () => {
+    const m = await subscribed('starter');
+    await m.trpc.mutation('billing.cancel');
+    await settled();
+    const provider = providerFor(t.services);
+    const id = m.sub.stripeSubscriptionId;
+    let reads = 0;
+    let resumed: SubscriptionStatus | undefined;
+    // The job's read of Stripe answers "set to end"; the merchant resumes before the job writes that answer.
+    const result = await syncSubscription(
+      t.services,
+      id,
+      async () => {
+        reads++;
+        const seen = await provider.getSubscription(id);
+        if (reads === 1) resumed = (await m.trpc.mutation<SubscriptionStatus>('billing.resume')).data;
+        return { subscription: seen };
+      },
+      { eventCreated: new Date() },
+    );
+    expect(resumed?.subscription?.cancelAtPeriodEnd).toBe(false);
+    expect(result).toBe('applied');
+    expect(reads).toBeGreaterThanOrEqual(2);
+    const [row] = await t.services.db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, id));
+    expect(row?.cancelAtPeriodEnd).toBe(false);
+    const status = await m.trpc.query<SubscriptionStatus>('billing.getSubscriptionStatus');
+    expect(status.data?.subscription?.cancelAtPeriodEnd).toBe(false);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type Subscription,
   type SubscriptionStatus,
 } from '@switchyard/contracts';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { publicUrl } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
@@ -258,12 +258,18 @@ export async function changePlan(services: Services, actor: Actor, input: StartC
   const stripeSub = await provider.getSubscription(sub.stripeSubscriptionId);
   if (!stripeSub.itemId) throw new DomainError('UPSTREAM_FAILED', 'The subscription has no item to change.');
   const priceId = await provider.priceFor(plan, input.interval);
-  const updated = await provider.changePrice(sub.stripeSubscriptionId, stripeSub.itemId, priceId, {
-    accountId: actor.accountId,
-    planId: plan.id,
-    interval: input.interval,
-  });
-  await syncSubscription(services, updated, {
+  const itemId = stripeSub.itemId;
+  let updated: ProviderSubscription | undefined;
+  const change = async () => {
+    updated = await provider.changePrice(sub.stripeSubscriptionId, itemId, priceId, {
+      accountId: actor.accountId,
+      planId: plan.id,
+      interval: input.interval,
+    });
+    return { subscription: updated };
+  };
+  await syncSubscription(services, sub.stripeSubscriptionId, change, {
+    reread: async () => ({ subscription: await provider.getSubscription(sub.stripeSubscriptionId) }),
     accountId: actor.accountId,
     audit: {
       actor,
@@ -271,7 +277,7 @@ export async function changePlan(services: Services, actor: Actor, input: StartC
       detail: { from: sub.planId, to: plan.id, interval: input.interval },
     },
   });
-  if (updated.latestInvoiceId)
+  if (updated?.latestInvoiceId)
     await syncInvoice(services, await provider.getInvoice(updated.latestInvoiceId), actor.accountId);
   return statusFor(db, actor.accountId);
 }
@@ -288,15 +294,22 @@ export async function setCancelAtPeriodEnd(services: Services, actor: Actor, can
         : 'The subscription is not set to end.',
     );
   }
-  const updated = await providerFor(services).setCancelAtPeriodEnd(sub.stripeSubscriptionId, cancel);
-  await syncSubscription(services, updated, {
-    accountId: actor.accountId,
-    audit: {
-      actor,
-      action: cancel ? 'billing.cancel_requested' : 'billing.resumed',
-      detail: { subscriptionId: sub.id, currentPeriodEnd: updated.currentPeriodEnd?.toISOString() ?? null },
+  const provider = providerFor(services);
+  const id = sub.stripeSubscriptionId;
+  await syncSubscription(
+    services,
+    id,
+    async () => ({ subscription: await provider.setCancelAtPeriodEnd(id, cancel) }),
+    {
+      reread: async () => ({ subscription: await provider.getSubscription(id) }),
+      accountId: actor.accountId,
+      audit: {
+        actor,
+        action: cancel ? 'billing.cancel_requested' : 'billing.resumed',
+        detail: (ps) => ({ subscriptionId: sub.id, currentPeriodEnd: ps.currentPeriodEnd?.toISOString() ?? null }),
+      },
     },
-  });
+  );
   return statusFor(db, actor.accountId);
 }
 
@@ -386,26 +399,70 @@ interface SyncOptions {
   eventCreated?: Date;
   accountId?: string;
   /** An audit entry for the change that caused this (by the merchant), in the same transaction. */
-  audit?: { actor: Actor; action: string; detail: Record<string, unknown> };
+  audit?: {
+    actor: Actor;
+    action: string;
+    detail: Record<string, unknown> | ((ps: ProviderSubscription) => Record<string, unknown>);
+  };
   /** A failed payment's message to keep (or null to clear it once a payment succeeds). */
+  paymentError?: string | null;
+}
+
+/** Stripe's subscription as one read (or one change) answers it, with what that read says of its payment. */
+export interface SubscriptionRead {
+  subscription: ProviderSubscription;
   paymentError?: string | null;
 }
 
 export type SyncResult = 'applied' | 'stale' | 'unknown';
 
+/** How many times a write that lost its row to another one reads Stripe again before giving up. */
+const SYNC_ATTEMPTS = 5;
+
 /**
  * Writes Stripe's state of a subscription into our mirror and moves the account's status with it.
  * Idempotent; an event older than the newest one applied does not move the row back, and a canceled
  * subscription is never brought back by a late update.
+ *
+ * `read` asks Stripe (or changes it and answers the result); `reread` asks again (default: `read`). The row is
+ * read before Stripe is, and written only if no one wrote it since: a webhook's job that read Stripe before the
+ * merchant resumed must not write its older answer over the resume. A write that lost the row reads Stripe again.
  */
 export async function syncSubscription(
   services: Services,
-  ps: ProviderSubscription,
-  options: SyncOptions = {},
+  stripeSubscriptionId: string,
+  read: () => Promise<SubscriptionRead>,
+  options: SyncOptions & { reread?: () => Promise<SubscriptionRead> } = {},
 ): Promise<SyncResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await syncOnce(
+      services,
+      stripeSubscriptionId,
+      attempt === 1 ? read : (options.reread ?? read),
+      options,
+    );
+    if (result !== 'lost') return result;
+    if (attempt === SYNC_ATTEMPTS) {
+      throw new Error(`billing: subscription ${stripeSubscriptionId} changed under ${SYNC_ATTEMPTS} writes in a row`);
+    }
+  }
+}
+
+async function syncOnce(
+  services: Services,
+  stripeSubscriptionId: string,
+  read: () => Promise<SubscriptionRead>,
+  options: SyncOptions,
+): Promise<SyncResult | 'lost'> {
   const { db } = services;
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, ps.id));
+  const [found] = await db
+    .select({ row: subscriptions, version: sql<string>`${subscriptions}.xmin::text` })
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId));
+  const row = found?.row;
   if (row && options.eventCreated && row.lastEventAt && options.eventCreated < row.lastEventAt) return 'stale';
+  const answer = await read();
+  const ps = answer.subscription;
   if (row?.status === 'canceled' && ps.status !== 'canceled') return 'stale';
   const accountId =
     row?.accountId ??
@@ -420,7 +477,7 @@ export async function syncSubscription(
   }
   const now = new Date();
   const pastDue = ps.status === 'past_due' || ps.status === 'unpaid';
-  let paymentError = options.paymentError;
+  let paymentError = answer.paymentError !== undefined ? answer.paymentError : options.paymentError;
   if (pastDue && paymentError === undefined && !row?.lastPaymentError && ps.latestInvoiceId) {
     // The subscription's event can come before the invoice's: the reason is on the latest invoice.
     paymentError = await providerFor(services).invoicePaymentError(ps.latestInvoiceId);
@@ -449,31 +506,36 @@ export async function syncSubscription(
     updatedAt: now,
   };
   const mailIds = await db.transaction(async (tx) => {
-    if (row) {
-      await tx.update(subscriptions).set(values).where(eq(subscriptions.id, row.id));
-    } else {
-      await tx
-        .insert(subscriptions)
-        .values({
-          id: newId('sub'),
-          accountId,
-          mode: providerFor(services).mode,
-          stripeSubscriptionId: ps.id,
-          stripeCustomerId: ps.customerId,
-          ...values,
-        })
-        .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values });
-    }
+    const written = row
+      ? await tx
+          .update(subscriptions)
+          .set(values)
+          .where(and(eq(subscriptions.id, row.id), sql`${subscriptions}.xmin = ${found.version}::xid`))
+          .returning({ id: subscriptions.id })
+      : await tx
+          .insert(subscriptions)
+          .values({
+            id: newId('sub'),
+            accountId,
+            mode: providerFor(services).mode,
+            stripeSubscriptionId: ps.id,
+            stripeCustomerId: ps.customerId,
+            ...values,
+          })
+          .onConflictDoNothing({ target: subscriptions.stripeSubscriptionId })
+          .returning({ id: subscriptions.id });
+    if (written.length === 0) return undefined;
     if (options.audit) {
       await recordAudit(tx, {
         accountId,
         actorUserId: options.audit.actor.userId,
         action: options.audit.action,
-        detail: options.audit.detail,
+        detail: typeof options.audit.detail === 'function' ? options.audit.detail(ps) : options.audit.detail,
       });
     }
     return updateAccountStatus(services, tx, accountId);
   });
+  if (!mailIds) return 'lost';
   await dispatchMail(services, mailIds);
   return 'applied';
 }
@@ -599,12 +661,18 @@ export async function applyCheckout(
     })
     .where(eq(checkoutSessions.id, row.id));
   if (session.subscriptionId) {
-    const ps = await providerFor(services).getSubscription(session.subscriptionId);
-    const result = await syncSubscription(services, ps, {
-      accountId: row.accountId,
-      eventCreated: options.eventCreated,
-      paymentError: options.paymentError,
-    });
+    const id = session.subscriptionId;
+    const provider = providerFor(services);
+    const result = await syncSubscription(
+      services,
+      id,
+      async () => ({ subscription: await provider.getSubscription(id) }),
+      {
+        accountId: row.accountId,
+        eventCreated: options.eventCreated,
+        paymentError: options.paymentError,
+      },
+    );
     if (result !== 'stale') return result;
   }
   const mailIds = await db.transaction((tx) => updateAccountStatus(services, tx, row.accountId));

@@ -15,7 +15,7 @@ import {
   syncInvoice,
   syncSubscription,
 } from './billing.service.ts';
-import { billingEvents, subscriptions } from './billing.tables.ts';
+import { billingEvents } from './billing.tables.ts';
 import { readOnlyRestGuard } from './read-only.ts';
 
 export const BILLING_EVENT_JOB = 'billing.event';
@@ -222,12 +222,14 @@ async function applyEvent(
     case 'customer.subscription.paused':
     case 'customer.subscription.resumed': {
       // An event older than the newest one applied changes nothing; otherwise Stripe's current state is applied.
-      const [known] = await services.db
-        .select({ lastEventAt: subscriptions.lastEventAt })
-        .from(subscriptions)
-        .where(eq(subscriptions.stripeSubscriptionId, objectId));
-      if (known?.lastEventAt && created < known.lastEventAt) return 'stale';
-      return syncSubscription(services, await provider.getSubscription(objectId), { eventCreated: created });
+      return syncSubscription(
+        services,
+        objectId,
+        async () => ({ subscription: await provider.getSubscription(objectId) }),
+        {
+          eventCreated: created,
+        },
+      );
     }
     case 'invoice.paid':
     case 'invoice.payment_succeeded':
@@ -243,16 +245,19 @@ async function applyEvent(
       // of an earlier, paid invoice must not clear the reason of a renewal that failed since (the reason is then
       // looked up on the latest invoice). The invoice as it is now decides: a failure already made good by a
       // later payment is no error.
-      const subscription = await provider.getSubscription(subscriptionId);
-      const latest = !subscription.latestInvoiceId || subscription.latestInvoiceId === invoice.id;
-      const paymentError = !latest
-        ? undefined
-        : invoice.status === 'paid'
-          ? null
-          : type === 'invoice.payment_failed'
-            ? ((await provider.invoicePaymentError(objectId)) ?? 'The payment was declined.')
-            : undefined;
-      return syncSubscription(services, subscription, { eventCreated: created, paymentError });
+      const read = async () => {
+        const subscription = await provider.getSubscription(subscriptionId);
+        const latest = !subscription.latestInvoiceId || subscription.latestInvoiceId === invoice.id;
+        const paymentError = !latest
+          ? undefined
+          : invoice.status === 'paid'
+            ? null
+            : type === 'invoice.payment_failed'
+              ? ((await provider.invoicePaymentError(objectId)) ?? 'The payment was declined.')
+              : undefined;
+        return { subscription, paymentError };
+      };
+      return syncSubscription(services, subscriptionId, read, { eventCreated: created });
     }
     default:
       return 'ignored';
