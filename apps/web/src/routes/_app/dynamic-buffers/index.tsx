@@ -37,7 +37,11 @@ export const Route = createFileRoute('/_app/dynamic-buffers/')({
   validateSearch: BuffersSearch,
   search: { middlewares: [stripSearchParams(BUFFER_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => context.queryClient.prefetchQuery(bufferListOptions(context.trpc, deps)),
+  // Started, not awaited: the page shows its loading state at once, and a failing list its error after one
+  // round of retries (an awaited prefetch held the page for its retries, then the list's query retried again).
+  loader: ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(bufferListOptions(context.trpc, deps));
+  },
   component: BuffersPage,
 });
 
