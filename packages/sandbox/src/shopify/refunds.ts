@@ -1,5 +1,5 @@
+import { fulfilledQuantity, unfulfilledQuantity } from './orders.ts';
 import {
-  fulfilledQuantity,
   gid,
   isoNow,
   money,
@@ -8,7 +8,6 @@ import {
   type ShopLineItem,
   type ShopOrder,
   type ShopRefund,
-  unfulfilledQuantity,
 } from './store.ts';
 
 /**

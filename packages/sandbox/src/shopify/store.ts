@@ -3,13 +3,15 @@ import { SANDBOX_APPS } from '../apps.ts';
 import type { SandboxContext, ShopSnapshot } from '../context.ts';
 import { createRng, seedFrom } from '../rng.ts';
 import { type SeedOptions, seedCatalog } from '../seed.ts';
-import { spread, type WebOrderAddress } from '../web-order.ts';
-import { lineShare, refundPayload } from './refunds.ts';
+import { type CancelRequest, cancelOrder, createOrder, type NewOrder } from './orders.ts';
+import { inventoryLevelPayload, orderLineItemsPayload, orderPayload, productPayload, shopPayload } from './payloads.ts';
+import { refundPayload } from './refunds.ts';
 
 /**
  * The state of the simulated Shopify shops: one in-memory shop per name, created on first use and seeded
  * from the shared catalog. Everything is keyed by Shopify's own numeric ids (shown as GIDs in GraphQL and
- * as numbers in webhook payloads, as Shopify does).
+ * as numbers in webhook payloads, as Shopify does). Placing and cancelling an order, and an order's totals and
+ * statuses, are in orders.ts; the webhooks' REST payloads in payloads.ts.
  */
 
 export const API_VERSIONS = ['2024-10', '2025-01', '2025-04', '2025-07', '2025-10', '2026-01'] as const;
@@ -417,42 +419,6 @@ export function quantityOf(level: ShopLevel, name: string): number | null {
   return null;
 }
 
-/** What a web order's checkout carries besides its lines (money in minor units). */
-export interface OrderDetails {
-  customer?: { firstName?: string; lastName?: string; email?: string; phone?: string };
-  shippingAddress?: WebOrderAddress;
-  billingAddress?: WebOrderAddress;
-  note?: string;
-  tags?: string[];
-  discount?: number;
-  tax?: number;
-  shipping?: number;
-}
-
-const COUNTRY_NAMES: Record<string, string> = { US: 'United States', CA: 'Canada', GB: 'United Kingdom' };
-
-function address(a: WebOrderAddress): ShopAddress {
-  const [first, ...rest] = (a.name ?? '').trim().split(/\s+/);
-  const countryCode = a.country?.toUpperCase() ?? null;
-  return {
-    firstName: a.firstName ?? (first || null),
-    lastName: a.lastName ?? (rest.join(' ') || null),
-    company: a.company ?? null,
-    address1: a.address1 ?? null,
-    address2: a.address2 ?? null,
-    city: a.city ?? null,
-    province: a.province ?? null,
-    provinceCode: a.province && a.province.length <= 3 ? a.province.toUpperCase() : null,
-    zip: a.zip ?? null,
-    country: countryCode ? (COUNTRY_NAMES[countryCode] ?? countryCode) : null,
-    countryCode,
-    phone: a.phone ?? null,
-  };
-}
-
-const FIRST_NAMES = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe', 'Ethan', 'Ivy', 'Owen'];
-const LAST_NAMES = ['Nguyen', 'Garcia', 'Patel', 'Smith', 'Kim', 'Olsen', 'Rossi', 'Brown'];
-
 /** The simulated shops, the OAuth grants and the webhooks they send. */
 export class ShopifyStore {
   readonly shops = new Map<string, Shop>();
@@ -703,231 +669,14 @@ export class ShopifyStore {
     return undefined;
   }
 
-  createOrder(
-    shop: Shop,
-    input: {
-      lines: { variant: ShopVariant; quantity: number }[];
-      location: ShopLocation;
-      at: string;
-      rng?: ReturnType<typeof createRng>;
-      commit: boolean;
-      pickup?: boolean;
-      details?: OrderDetails;
-    },
-  ): ShopOrder {
-    const rng = input.rng ?? createRng(seedFrom(`${shop.name}:${shop.orders.size}`));
-    const d = input.details ?? {};
-    const first = d.customer?.firstName ?? rng.pick(FIRST_NAMES);
-    const last = d.customer?.lastName ?? rng.pick(LAST_NAMES);
-    const number = shop.nextOrderNumber();
-    const orderId = shop.nextId();
-    const values = input.lines.map((l) => l.variant.price * l.quantity);
-    const discounts = spread(d.discount ?? 0, values);
-    const taxes = spread(
-      d.tax ?? 0,
-      values.map((v, i) => v - (discounts[i] as number)),
-    );
-    const lineItems: ShopLineItem[] = input.lines.map(({ variant, quantity }, i) => {
-      const product = shop.products.get(variant.productId) as ShopProduct;
-      const net = (values[i] as number) - (discounts[i] as number);
-      return {
-        id: shop.nextId(),
-        variantId: variant.id,
-        productId: product.id,
-        sku: variant.sku,
-        title: product.title,
-        variantTitle: variant.title === 'Default Title' ? null : variant.title,
-        quantity,
-        price: variant.price,
-        discount: discounts[i] as number,
-        tax: taxes[i] as number,
-        taxRate: net > 0 ? Math.round(((taxes[i] as number) / net) * 10_000) / 10_000 : 0,
-        refundedQuantity: 0,
-        cancelledQuantity: 0,
-      };
-    });
-    const shippingPrice = d.shipping ?? (input.pickup ? 0 : 599);
-    const total = lineItems.reduce((s, l) => s + l.price * l.quantity - l.discount + l.tax, 0) + shippingPrice;
-    const email = d.customer?.email ?? `${first}.${last}@example.com`.toLowerCase().replace(/\s+/g, '');
-    const phone = d.customer?.phone ?? null;
-    const made: ShopAddress = {
-      firstName: first,
-      lastName: last,
-      company: null,
-      address1: `${rng.int(1, 999)} Elm St`,
-      address2: null,
-      city: 'Portland',
-      province: 'Oregon',
-      provinceCode: 'OR',
-      zip: '97205',
-      country: 'United States',
-      countryCode: 'US',
-      phone,
-    };
-    const shippingAddress = input.pickup ? null : d.shippingAddress ? address(d.shippingAddress) : made;
-    const order: ShopOrder = {
-      id: orderId,
-      number,
-      name: `#${number}`,
-      email,
-      phone,
-      customer: { id: shop.nextId(), firstName: first, lastName: last, email, phone },
-      shippingAddress,
-      billingAddress: d.billingAddress ? address(d.billingAddress) : (shippingAddress ?? made),
-      currency: shop.currency,
-      lineItems,
-      shippingPrice,
-      shippingTitle: input.pickup ? input.location.name : 'Standard',
-      note: d.note ?? null,
-      tags: d.tags ?? [],
-      cancelReason: null,
-      staffNote: null,
-      fulfillmentOrders: [
-        {
-          id: shop.nextId(),
-          locationId: input.location.id,
-          status: 'OPEN',
-          methodType: input.pickup ? 'PICK_UP' : 'SHIPPING',
-          lineItems: lineItems.map((l) => ({
-            id: shop.nextId(),
-            lineItemId: l.id,
-            totalQuantity: l.quantity,
-            remainingQuantity: l.quantity,
-          })),
-          createdAt: input.at,
-          updatedAt: input.at,
-        },
-      ],
-      fulfillments: [],
-      transactions: [
-        {
-          id: shop.nextId(),
-          kind: 'SALE',
-          gateway: 'shopify_payments',
-          status: 'SUCCESS',
-          amount: total,
-          parentId: null,
-          createdAt: input.at,
-        },
-      ],
-      refunds: [],
-      returns: [],
-      cancelledAt: null,
-      createdAt: input.at,
-      updatedAt: input.at,
-    };
-    shop.orders.set(order.id, order);
-    if (input.commit) {
-      // Shopify commits the units at the fulfillment order's location: available → committed (on hand stays).
-      for (const { variant, quantity } of input.lines) {
-        const level = this.level(shop, variant.inventoryItemId, input.location.id, true, input.at);
-        level.available -= quantity;
-        level.committed += quantity;
-        level.updatedAt = input.at;
-      }
-    }
-    return order;
+  /** Places an order (orders.ts). */
+  createOrder(shop: Shop, input: NewOrder): ShopOrder {
+    return createOrder(this, shop, input);
   }
 
-  /**
-   * Cancels an order as Shopify's orderCancel does: the open fulfillment orders close; with `restock` their
-   * committed units go back to available where they were committed (else they leave on hand, written off);
-   * with `refund` what was paid and not yet refunded goes back. Then orders/cancelled, refunds/create (with a
-   * refund), orders/updated, and inventory_levels/update for each level whose available changed.
-   * Returns an error message (and code) when Shopify would refuse.
-   */
-  cancelOrder(
-    shop: Shop,
-    order: ShopOrder,
-    input: { reason: string; refund: boolean; restock: boolean; staffNote?: string | null },
-  ): { code: string; message: string } | null {
-    if (order.cancelledAt) return { code: 'INVALID', message: 'Order has already been cancelled' };
-    if (order.fulfillments.some((f) => f.status === 'SUCCESS'))
-      return {
-        code: 'INVALID',
-        message: 'Cannot cancel an order that has fulfillments. Cancel the fulfillments first.',
-      };
-    const at = isoNow();
-    const touched: { itemId: number; locationId: number }[] = [];
-    const refundLines: ShopRefund['lines'] = [];
-    for (const fo of order.fulfillmentOrders) {
-      if (fo.status === 'CLOSED' || fo.status === 'CANCELLED') continue;
-      for (const fl of fo.lineItems) {
-        const take = fl.remainingQuantity;
-        if (take === 0) continue;
-        fl.remainingQuantity = 0;
-        const line = order.lineItems.find((l) => l.id === fl.lineItemId) as ShopLineItem;
-        line.cancelledQuantity += take;
-        refundLines.push({
-          id: shop.nextId(),
-          lineItemId: line.id,
-          quantity: take,
-          restockType: input.restock ? 'CANCEL' : 'NO_RESTOCK',
-          locationId: input.restock ? fo.locationId : null,
-          ...lineShare(line, take),
-        });
-        const variant = line.variantId === null ? undefined : shop.variants.get(line.variantId);
-        const level = variant && this.level(shop, variant.inventoryItemId, fo.locationId);
-        if (!variant || !level) continue;
-        level.committed = Math.max(0, level.committed - take);
-        if (input.restock) {
-          level.available += take;
-          touched.push({ itemId: variant.inventoryItemId, locationId: fo.locationId });
-        }
-        level.updatedAt = at;
-      }
-      fo.status = 'CLOSED';
-      fo.updatedAt = at;
-    }
-    const paid = order.transactions.filter((t) => t.kind === 'SALE').reduce((s, t) => s + t.amount, 0);
-    const refunded = order.transactions.filter((t) => t.kind === 'REFUND').reduce((s, t) => s + t.amount, 0);
-    const amount = input.refund ? paid - refunded : 0;
-    let refund: ShopRefund | null = null;
-    if (amount > 0 || (input.refund && refundLines.length > 0)) {
-      const sale = order.transactions.find((t) => t.kind === 'SALE');
-      const transactionIds: number[] = [];
-      if (amount > 0) {
-        const id = shop.nextId();
-        transactionIds.push(id);
-        order.transactions.push({
-          id,
-          kind: 'REFUND',
-          gateway: sale?.gateway ?? 'manual',
-          status: 'SUCCESS',
-          amount,
-          parentId: sale?.id ?? null,
-          createdAt: at,
-        });
-      }
-      // A cancel's refund gives back what was paid: the shipping with it, no discrepancy.
-      const shipping = order.shippingPrice - order.refunds.reduce((s, r) => s + r.shipping, 0);
-      const worth = refundLines.reduce((s, l) => s + l.subtotal + l.tax, 0) + shipping;
-      const adjustments: ShopRefund['adjustments'] = [];
-      if (shipping > 0) adjustments.push({ id: shop.nextId(), kind: 'shipping_refund', amount: -shipping, tax: 0 });
-      if (worth !== amount)
-        adjustments.push({ id: shop.nextId(), kind: 'refund_discrepancy', amount: worth - amount, tax: 0 });
-      refund = {
-        id: shop.nextId(),
-        note: null,
-        amount,
-        lines: refundLines,
-        shipping,
-        adjustments,
-        transactionIds,
-        createdAt: at,
-      };
-      order.refunds.push(refund);
-    }
-    order.cancelledAt = at;
-    order.cancelReason = input.reason;
-    order.staffNote = input.staffNote ?? null;
-    order.updatedAt = at;
-    const payload = this.orderPayload(shop, order);
-    this.emit(shop, 'ORDERS_CANCELLED', payload);
-    if (refund) this.emit(shop, 'REFUNDS_CREATE', this.refundPayload(shop, order, refund));
-    this.emit(shop, 'ORDERS_UPDATED', payload);
-    for (const t of touched) this.emitLevel(shop, t.itemId, t.locationId);
-    return null;
+  /** Cancels an order as Shopify's orderCancel does (orders.ts). */
+  cancelOrder(shop: Shop, order: ShopOrder, input: CancelRequest) {
+    return cancelOrder(this, shop, order, input);
   }
 
   snapshot(name: string): ShopSnapshot {
@@ -1055,256 +804,26 @@ export class ShopifyStore {
     }
   }
 
+  // The webhook payloads (payloads.ts), here for the modules that hold only the store.
+
   shopPayload(shop: Shop) {
-    return {
-      id: shop.shopId,
-      name: shop.name,
-      email: `owner@${shop.name}.example.com`,
-      domain: `${shop.name}.myshopify.com`,
-      myshopify_domain: `${shop.name}.myshopify.com`,
-      currency: shop.currency,
-      iana_timezone: 'America/Los_Angeles',
-      created_at: shop.createdAt,
-    };
+    return shopPayload(shop);
   }
 
   inventoryLevelPayload(itemId: number, locationId: number, level: ShopLevel) {
-    return {
-      inventory_item_id: itemId,
-      location_id: locationId,
-      available: level.available,
-      updated_at: level.updatedAt,
-      admin_graphql_api_id: `gid://shopify/InventoryLevel/${locationId}?inventory_item_id=${itemId}`,
-    };
+    return inventoryLevelPayload(itemId, locationId, level);
   }
 
   productPayload(shop: Shop, product: ShopProduct) {
-    return {
-      id: product.id,
-      admin_graphql_api_id: gid('Product', product.id),
-      title: product.title,
-      handle: product.handle,
-      vendor: product.vendor,
-      product_type: product.productType,
-      body_html: product.descriptionHtml,
-      status: product.status.toLowerCase(),
-      tags: product.tags.join(', '),
-      created_at: product.createdAt,
-      updated_at: product.updatedAt,
-      variants: product.variantIds.map((id) => {
-        const v = shop.variants.get(id) as ShopVariant;
-        let quantity = 0;
-        for (const level of shop.levels.get(v.inventoryItemId)?.values() ?? []) quantity += level.available;
-        return {
-          id: v.id,
-          admin_graphql_api_id: gid('ProductVariant', v.id),
-          product_id: product.id,
-          title: v.title,
-          sku: v.sku,
-          barcode: v.barcode,
-          price: money(v.price),
-          compare_at_price: v.compareAtPrice === null ? null : money(v.compareAtPrice),
-          position: v.position,
-          inventory_item_id: v.inventoryItemId,
-          inventory_quantity: quantity,
-          updated_at: v.updatedAt,
-        };
-      }),
-      images: product.images.map((i) => ({ id: i.id, src: i.url, alt: i.altText })),
-    };
+    return productPayload(shop, product);
   }
 
-  /**
-   * The order as Shopify's REST resource (what orders/create, orders/updated and orders/cancelled carry, in
-   * the webhook's API version): money as decimal strings with their `_set` twins, addresses, customer,
-   * line items with their discounts, tax lines and quantities, shipping lines. Fulfillment orders are not
-   * part of it (Shopify's order webhook names no fulfillment location).
-   */
   orderPayload(shop: Shop, order: ShopOrder) {
-    const set = (minor: number) => ({
-      shop_money: { amount: money(minor), currency_code: order.currency },
-      presentment_money: { amount: money(minor), currency_code: order.currency },
-    });
-    const t = orderTotals(order);
-    const restAddress = (a: ShopAddress | null) =>
-      a && {
-        first_name: a.firstName,
-        last_name: a.lastName,
-        name: [a.firstName, a.lastName].filter(Boolean).join(' ') || null,
-        company: a.company,
-        address1: a.address1,
-        address2: a.address2,
-        city: a.city,
-        province: a.province,
-        province_code: a.provinceCode,
-        zip: a.zip,
-        country: a.country,
-        country_code: a.countryCode,
-        phone: a.phone,
-        latitude: null,
-        longitude: null,
-      };
-    const taxLine = (minor: number, rate: number) => ({
-      title: 'Sales Tax',
-      price: money(minor),
-      rate,
-      price_set: set(minor),
-      channel_liable: false,
-    });
-    const c = order.customer;
-    const pickup = order.fulfillmentOrders.some((f) => f.methodType === 'PICK_UP');
-    return {
-      id: order.id,
-      admin_graphql_api_id: gid('Order', order.id),
-      name: order.name,
-      number: order.number - 1000,
-      order_number: order.number,
-      email: order.email,
-      contact_email: order.email,
-      phone: order.phone,
-      created_at: order.createdAt,
-      updated_at: order.updatedAt,
-      processed_at: order.createdAt,
-      closed_at: null,
-      cancelled_at: order.cancelledAt,
-      cancel_reason: order.cancelReason?.toLowerCase() ?? null,
-      currency: order.currency,
-      presentment_currency: order.currency,
-      source_name: 'web',
-      test: false,
-      confirmed: true,
-      taxes_included: false,
-      total_line_items_price: money(t.lineItems),
-      total_line_items_price_set: set(t.lineItems),
-      subtotal_price: money(t.subtotal),
-      subtotal_price_set: set(t.subtotal),
-      current_subtotal_price: money(t.currentSubtotal),
-      current_subtotal_price_set: set(t.currentSubtotal),
-      total_discounts: money(t.discounts),
-      total_discounts_set: set(t.discounts),
-      current_total_discounts: money(t.currentDiscounts),
-      current_total_discounts_set: set(t.currentDiscounts),
-      total_shipping_price_set: set(order.shippingPrice),
-      total_tax: money(t.tax),
-      total_tax_set: set(t.tax),
-      current_total_tax: money(t.currentTax),
-      current_total_tax_set: set(t.currentTax),
-      total_price: money(t.total),
-      total_price_set: set(t.total),
-      current_total_price: money(t.currentTotal),
-      current_total_price_set: set(t.currentTotal),
-      total_outstanding: '0.00',
-      total_refunded: money(t.refunded),
-      total_weight: 0,
-      financial_status: financialStatus(order).toLowerCase(),
-      fulfillment_status: restFulfillmentStatus(order),
-      note: order.note,
-      note_attributes: [],
-      tags: order.tags.join(', '),
-      location_id: null,
-      user_id: null,
-      gateway: order.transactions[0]?.gateway ?? null,
-      payment_gateway_names: [...new Set(order.transactions.map((x) => x.gateway))],
-      customer: c && {
-        id: c.id,
-        admin_graphql_api_id: gid('Customer', c.id),
-        email: c.email,
-        first_name: c.firstName,
-        last_name: c.lastName,
-        phone: c.phone,
-        state: 'disabled',
-        currency: order.currency,
-        created_at: order.createdAt,
-        updated_at: order.createdAt,
-        default_address: restAddress(order.billingAddress),
-      },
-      billing_address: restAddress(order.billingAddress),
-      shipping_address: restAddress(order.shippingAddress),
-      tax_lines: t.tax > 0 ? [taxLine(t.tax, order.lineItems[0]?.taxRate ?? 0)] : [],
-      discount_codes: t.discounts > 0 ? [{ code: 'SANDBOX', amount: money(t.discounts), type: 'fixed_amount' }] : [],
-      line_items: this.orderLineItemsPayload(shop, order),
-      shipping_lines: [
-        {
-          id: order.id + 1,
-          title: order.shippingTitle,
-          code: pickup ? 'Pickup' : order.shippingTitle,
-          source: 'shopify',
-          price: money(order.shippingPrice),
-          price_set: set(order.shippingPrice),
-          discounted_price: money(order.shippingPrice),
-          discounted_price_set: set(order.shippingPrice),
-          tax_lines: [],
-          discount_allocations: [],
-        },
-      ],
-      fulfillments: order.fulfillments.map((f) => ({
-        id: f.id,
-        admin_graphql_api_id: gid('Fulfillment', f.id),
-        order_id: order.id,
-        status: f.status.toLowerCase(),
-        location_id: f.locationId,
-        created_at: f.createdAt,
-        tracking_company: f.tracking[0]?.company ?? null,
-        tracking_number: f.tracking[0]?.number ?? null,
-        tracking_numbers: f.tracking.map((x) => x.number).filter(Boolean),
-        line_items: f.lines.map((x) => ({ id: x.lineItemId, quantity: x.quantity })),
-      })),
-      refunds: order.refunds.map((r) => this.refundPayload(shop, order, r)),
-    };
+    return orderPayload(this, shop, order);
   }
 
-  /** An order's line items as its REST resource holds them. */
   orderLineItemsPayload(shop: Shop, order: ShopOrder) {
-    const set = (minor: number) => ({
-      shop_money: { amount: money(minor), currency_code: order.currency },
-      presentment_money: { amount: money(minor), currency_code: order.currency },
-    });
-    const taxLine = (minor: number, rate: number) => ({
-      title: 'Sales Tax',
-      price: money(minor),
-      rate,
-      price_set: set(minor),
-      channel_liable: false,
-    });
-    const pickup = order.fulfillmentOrders.some((f) => f.methodType === 'PICK_UP');
-    return order.lineItems.map((l) => {
-      const variant = l.variantId === null ? undefined : shop.variants.get(l.variantId);
-      const product = l.productId === null ? undefined : shop.products.get(l.productId);
-      const fulfillable = unfulfilledQuantity(order, l.id);
-      const fulfilled = fulfilledQuantity(order, l.id);
-      return {
-        id: l.id,
-        admin_graphql_api_id: gid('LineItem', l.id),
-        variant_id: l.variantId,
-        product_id: l.productId,
-        sku: l.sku,
-        title: l.title,
-        variant_title: l.variantTitle,
-        name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
-        vendor: product?.vendor ?? null,
-        quantity: l.quantity,
-        current_quantity: l.quantity - l.refundedQuantity - l.cancelledQuantity,
-        fulfillable_quantity: fulfillable,
-        fulfillment_status: fulfilled >= l.quantity ? 'fulfilled' : fulfilled > 0 ? 'partial' : null,
-        fulfillment_service: 'manual',
-        price: money(l.price),
-        price_set: set(l.price),
-        total_discount: money(l.discount),
-        total_discount_set: set(l.discount),
-        discount_allocations:
-          l.discount > 0
-            ? [{ amount: money(l.discount), amount_set: set(l.discount), discount_application_index: 0 }]
-            : [],
-        tax_lines: l.tax > 0 ? [taxLine(l.tax, l.taxRate)] : [],
-        taxable: true,
-        requires_shipping: !pickup,
-        gift_card: false,
-        grams: 0,
-        product_exists: product !== undefined,
-        properties: [],
-        variant_inventory_management: variant ? 'shopify' : null,
-      };
-    });
+    return orderLineItemsPayload(shop, order);
   }
 
   refundPayload(shop: Shop, order: ShopOrder, refund: ShopRefund) {
@@ -1316,79 +835,4 @@ export class ShopifyStore {
     const level = this.level(shop, itemId, locationId);
     if (level) this.emit(shop, 'INVENTORY_LEVELS_UPDATE', this.inventoryLevelPayload(itemId, locationId, level));
   }
-}
-
-export function unfulfilledQuantity(order: ShopOrder, lineItemId: number): number {
-  let remaining = 0;
-  for (const fo of order.fulfillmentOrders)
-    for (const l of fo.lineItems) if (l.lineItemId === lineItemId) remaining += l.remainingQuantity;
-  return remaining;
-}
-
-export function fulfilledQuantity(order: ShopOrder, lineItemId: number): number {
-  let done = 0;
-  for (const f of order.fulfillments)
-    if (f.status === 'SUCCESS') for (const l of f.lines) if (l.lineItemId === lineItemId) done += l.quantity;
-  return done;
-}
-
-/** An order's money, minor units: as placed, and current (after refunds and a cancellation). */
-export function orderTotals(order: ShopOrder) {
-  let lineItems = 0;
-  let discounts = 0;
-  let tax = 0;
-  let currentLines = 0;
-  let currentDiscounts = 0;
-  let currentTax = 0;
-  for (const l of order.lineItems) {
-    lineItems += l.price * l.quantity;
-    discounts += l.discount;
-    tax += l.tax;
-    const current = l.quantity - l.refundedQuantity - l.cancelledQuantity;
-    const share = l.quantity > 0 ? current / l.quantity : 0;
-    currentLines += l.price * current;
-    currentDiscounts += Math.round(l.discount * share);
-    currentTax += Math.round(l.tax * share);
-  }
-  const refunded = order.refunds.reduce((s, r) => s + r.amount, 0);
-  const subtotal = lineItems - discounts;
-  const total = subtotal + order.shippingPrice + tax;
-  const currentSubtotal = currentLines - currentDiscounts;
-  const shipping = order.cancelledAt ? 0 : order.shippingPrice;
-  return {
-    lineItems,
-    discounts,
-    tax,
-    subtotal,
-    total,
-    refunded,
-    currentDiscounts,
-    currentTax,
-    currentSubtotal,
-    currentTotal: Math.max(0, Math.min(total - refunded, currentSubtotal + shipping + currentTax)),
-  };
-}
-
-export function financialStatus(order: ShopOrder): 'PAID' | 'PARTIALLY_REFUNDED' | 'REFUNDED' {
-  const paid = order.transactions.filter((t) => t.kind === 'SALE').reduce((s, t) => s + t.amount, 0);
-  const refunded = order.transactions.filter((t) => t.kind === 'REFUND').reduce((s, t) => s + t.amount, 0);
-  if (refunded === 0) return 'PAID';
-  return refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-}
-
-export function fulfillmentStatus(order: ShopOrder): 'UNFULFILLED' | 'PARTIALLY_FULFILLED' | 'FULFILLED' {
-  let total = 0;
-  let remaining = 0;
-  for (const fo of order.fulfillmentOrders)
-    for (const l of fo.lineItems) {
-      total += l.totalQuantity;
-      remaining += l.remainingQuantity;
-    }
-  if (remaining === 0 && total > 0) return 'FULFILLED';
-  return remaining < total ? 'PARTIALLY_FULFILLED' : 'UNFULFILLED';
-}
-
-function restFulfillmentStatus(order: ShopOrder): string | null {
-  const status = fulfillmentStatus(order);
-  return status === 'FULFILLED' ? 'fulfilled' : status === 'PARTIALLY_FULFILLED' ? 'partial' : null;
 }
