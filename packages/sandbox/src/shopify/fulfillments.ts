@@ -1,12 +1,5 @@
-import {
-  gid,
-  isoNow,
-  type Shop,
-  type ShopFulfillment,
-  type ShopFulfillmentOrder,
-  type ShopifyStore,
-  type ShopOrder,
-} from './store.ts';
+import { gid, isoNow, type Shop, type ShopFulfillment, type ShopFulfillmentOrder, type ShopOrder } from './model.ts';
+import type { ShopifyStore } from './store.ts';
 
 /**
  * Changes to a fulfillment after it was made (Admin GraphQL 2025-01): `fulfillmentCancel` and

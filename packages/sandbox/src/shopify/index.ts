@@ -17,25 +17,13 @@ import { SANDBOX_APPS } from '../apps.ts';
 import type { ProviderSimulator, ShopControl } from '../context.ts';
 import { minorUnits, splitName, type WebOrderInput } from '../web-order.ts';
 import { actualCost, costExtension, MAX_QUERY_COST, operationOf, refill, requestedCost } from './cost.ts';
+import { gid, isoNow, parseGid, type Shop, type ShopLocation, type ShopOrder, type ShopVariant } from './model.ts';
 import { oauthRoutes } from './oauth.ts';
 import { createRefund, lineShare } from './refunds.ts';
 import { type RequestContext, rootValue } from './resolvers.ts';
 import { closeReturn, createReturn, disposeReturnLines, refundReturn } from './returns.ts';
 import { SDL } from './sdl.ts';
-import {
-  API_VERSIONS,
-  gid,
-  isoNow,
-  PLANS,
-  type PlanName,
-  parseGid,
-  SHOP_NAME,
-  type Shop,
-  ShopifyStore,
-  type ShopLocation,
-  type ShopOrder,
-  type ShopVariant,
-} from './store.ts';
+import { API_VERSIONS, PLANS, type PlanName, SHOP_NAME, ShopifyStore } from './store.ts';
 
 const UNAUTHORIZED = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
 

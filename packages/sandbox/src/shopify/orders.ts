@@ -4,19 +4,19 @@
 
 import { createRng, seedFrom } from '../rng.ts';
 import { spread, type WebOrderAddress } from '../web-order.ts';
-import { lineShare } from './refunds.ts';
 import {
   isoNow,
   type Shop,
   type ShopAddress,
-  type ShopifyStore,
   type ShopLineItem,
   type ShopLocation,
   type ShopOrder,
   type ShopProduct,
   type ShopRefund,
   type ShopVariant,
-} from './store.ts';
+} from './model.ts';
+import { lineShare } from './refunds.ts';
+import type { ShopifyStore } from './store.ts';
 
 /** What a web order's checkout carries besides its lines (money in minor units). */
 export interface OrderDetails {

@@ -1,19 +1,19 @@
 // What the shop's webhooks carry: the shop, inventory level, product and order as Shopify's REST resources
 // (snake_case, money as decimal strings). The refund's is in refunds.ts, a fulfillment's in fulfillments.ts.
 
-import { financialStatus, fulfilledQuantity, fulfillmentStatus, orderTotals, unfulfilledQuantity } from './orders.ts';
-import { refundPayload } from './refunds.ts';
 import {
   gid,
   money,
   type Shop,
   type ShopAddress,
-  type ShopifyStore,
   type ShopLevel,
   type ShopOrder,
   type ShopProduct,
   type ShopVariant,
-} from './store.ts';
+} from './model.ts';
+import { financialStatus, fulfilledQuantity, fulfillmentStatus, orderTotals, unfulfilledQuantity } from './orders.ts';
+import { refundPayload } from './refunds.ts';
+import type { ShopifyStore } from './store.ts';
 
 export function shopPayload(shop: Shop) {
   return {

@@ -1,14 +1,6 @@
+import { gid, isoNow, money, type Shop, type ShopLineItem, type ShopOrder, type ShopRefund } from './model.ts';
 import { fulfilledQuantity, unfulfilledQuantity } from './orders.ts';
-import {
-  gid,
-  isoNow,
-  money,
-  type Shop,
-  type ShopifyStore,
-  type ShopLineItem,
-  type ShopOrder,
-  type ShopRefund,
-} from './store.ts';
+import type { ShopifyStore } from './store.ts';
 
 /**
  * Refunds as Shopify makes them (refundCreate, the admin's Refund / Return dialog, an order's cancel): lines

@@ -1,3 +1,4 @@
+import { gid } from './model.ts';
 import { fulfillmentMutations, fulfillmentQueries } from './resolvers/fulfillments.ts';
 import { inventoryMutations, inventoryQueries } from './resolvers/inventory.ts';
 import { orderMutations, orderQueries } from './resolvers/orders.ts';
@@ -5,7 +6,7 @@ import { productMutations, productQueries } from './resolvers/products.ts';
 import { returnMutations, returnQueries } from './resolvers/returns.ts';
 import type { Args, RequestContext } from './resolvers/shared.ts';
 import { webhookMutations, webhookQueries } from './resolvers/webhooks.ts';
-import { API_VERSIONS, gid } from './store.ts';
+import { API_VERSIONS } from './store.ts';
 
 /**
  * Resolvers for the schema in sdl.ts, assembled from one module a domain under resolvers/: inventory

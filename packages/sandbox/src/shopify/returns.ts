@@ -1,14 +1,14 @@
-import { createRefund, type RefundRefusal } from './refunds.ts';
 import {
   gid,
   isoNow,
   type Shop,
-  type ShopifyStore,
   type ShopOrder,
   type ShopRefund,
   type ShopReturn,
   type WebhookTopic,
-} from './store.ts';
+} from './model.ts';
+import { createRefund, type RefundRefusal } from './refunds.ts';
+import type { ShopifyStore } from './store.ts';
 
 /**
  * Shopify's Returns API (Admin GraphQL 2025-01) over the simulated orders. A return takes back fulfilled units

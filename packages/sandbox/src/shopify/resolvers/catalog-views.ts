@@ -5,7 +5,6 @@
 
 import { GraphQLError } from 'graphql';
 import { type ConnectionArgs, connection } from '../connection.ts';
-import { matches, parseSearch } from '../search.ts';
 import {
   gid,
   money,
@@ -18,7 +17,8 @@ import {
   type ShopLocation,
   type ShopProduct,
   type ShopVariant,
-} from '../store.ts';
+} from '../model.ts';
+import { matches, parseSearch } from '../search.ts';
 import { type Args, type RequestContext, requireScope } from './shared.ts';
 
 export function locationView(ctx: RequestContext, loc: ShopLocation) {

@@ -8,8 +8,8 @@ import {
   trackingOf,
   updateFulfillmentTracking,
 } from '../fulfillments.ts';
+import { isoNow, parseGid, type ShopLineItem, type ShopOrder } from '../model.ts';
 import { fulfillmentStatus } from '../orders.ts';
-import { isoNow, parseGid, type ShopLineItem, type ShopOrder } from '../store.ts';
 import { fulfillmentOrderView, fulfillmentView } from './order-views.ts';
 import { type Args, cleanPath, type RequestContext, requireScope } from './shared.ts';
 

@@ -2,7 +2,6 @@
 // inventorySetQuantities and inventoryAdjustQuantities mutations.
 
 import { type ConnectionArgs, connection } from '../connection.ts';
-import { matches, parseSearch } from '../search.ts';
 import {
   gid,
   isoNow,
@@ -12,7 +11,8 @@ import {
   type ShopInventoryItem,
   type ShopLevel,
   type ShopLocation,
-} from '../store.ts';
+} from '../model.ts';
+import { matches, parseSearch } from '../search.ts';
 import { itemView, levelView, locationView } from './catalog-views.ts';
 import {
   type Args,

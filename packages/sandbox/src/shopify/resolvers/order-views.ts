@@ -3,10 +3,10 @@
 // live together. Views as in catalog-views.ts: built from the shop's state when they are read.
 
 import { type ConnectionArgs, connection, MAX_PAGE } from '../connection.ts';
+import { gid, type ShopAddress, type ShopLineItem, type ShopOrder, type ShopReturn } from '../model.ts';
 import { financialStatus, fulfillmentStatus, orderTotals, unfulfilledQuantity } from '../orders.ts';
 import { findFulfillmentLine } from '../returns.ts';
 import { matches, parseSearch } from '../search.ts';
-import { gid, type ShopAddress, type ShopLineItem, type ShopOrder, type ShopReturn } from '../store.ts';
 import { locationView, productView, variantView } from './catalog-views.ts';
 import { type Args, moneyBag, type RequestContext, requireScope } from './shared.ts';
 

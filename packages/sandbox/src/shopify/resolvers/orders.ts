@@ -2,10 +2,10 @@
 
 import { randomUUID } from 'node:crypto';
 import { type ConnectionArgs, connection } from '../connection.ts';
+import { gid, isoNow, parseGid, parseMoney, type ShopOrder } from '../model.ts';
 import { financialStatus, fulfillmentStatus } from '../orders.ts';
 import { createRefund, type RefundRequest } from '../refunds.ts';
 import { matches, parseSearch } from '../search.ts';
-import { gid, isoNow, parseGid, parseMoney, type ShopOrder } from '../store.ts';
 import { orderView, refundView } from './order-views.ts';
 import { type Args, cleanPath, findOrder, type RequestContext, requireScope, sortKeyOf } from './shared.ts';
 

@@ -2,7 +2,6 @@
 // create and update mutations.
 
 import { type ConnectionArgs, connection } from '../connection.ts';
-import { matches, parseSearch } from '../search.ts';
 import {
   isoNow,
   parseGid,
@@ -12,7 +11,8 @@ import {
   type ShopLocation,
   type ShopProduct,
   type ShopVariant,
-} from '../store.ts';
+} from '../model.ts';
+import { matches, parseSearch } from '../search.ts';
 import { productView, variantView } from './catalog-views.ts';
 import {
   type Args,

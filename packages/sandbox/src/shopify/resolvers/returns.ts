@@ -2,6 +2,7 @@
 // approve, decline, cancel, close, reopen, refund, dispose), over the rules in ../returns.ts.
 
 import { MAX_PAGE } from '../connection.ts';
+import { gid, parseGid, parseMoney, type Shop, type ShopOrder, type ShopReturn } from '../model.ts';
 import {
   approveReturn,
   cancelReturn,
@@ -16,7 +17,7 @@ import {
   refundReturn,
   reopenReturn,
 } from '../returns.ts';
-import { gid, parseGid, parseMoney, type Shop, type ShopifyStore, type ShopOrder, type ShopReturn } from '../store.ts';
+import type { ShopifyStore } from '../store.ts';
 import { refundView, returnView, reverseOrderView } from './order-views.ts';
 import { type Args, cleanPath, findOrder, type RequestContext, requireScope } from './shared.ts';
 

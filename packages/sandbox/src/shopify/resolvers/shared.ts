@@ -3,7 +3,8 @@
 
 import { GraphQLError } from 'graphql';
 import { MAX_PAGE } from '../connection.ts';
-import { money, parseGid, type Shop, type ShopifyStore } from '../store.ts';
+import { money, parseGid, type Shop } from '../model.ts';
+import type { ShopifyStore } from '../store.ts';
 
 export interface RequestContext {
   store: ShopifyStore;

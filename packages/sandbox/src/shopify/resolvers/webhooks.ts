@@ -11,7 +11,7 @@ import {
   WEBHOOK_TOPICS,
   type WebhookSubscription,
   type WebhookTopic,
-} from '../store.ts';
+} from '../model.ts';
 import type { Args, RequestContext } from './shared.ts';
 
 function subscriptionView(sub: WebhookSubscription) {
