@@ -221,6 +221,8 @@ async function freshPostgres(url: string): Promise<string | null> {
   await admin.query(`create database ${name}`);
   await admin.end();
   dropDatabase = async () => {
+    // BENCH_KEEP=1 keeps it too, to look at afterwards (EXPLAIN a statement on the data it ran on).
+    if (process.env.BENCH_KEEP) return console.error(`kept database ${name}`);
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     await c.query(`drop database if exists ${name} with (force)`);

@@ -37,7 +37,11 @@ export async function createServices(
 ): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
   const database = config.DATABASE_URL
-    ? await openDatabase({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX })
+    ? await openDatabase({
+        url: config.DATABASE_URL,
+        poolMax: config.DATABASE_POOL_MAX,
+        prepareStatements: config.DATABASE_PREPARE,
+      })
     : await openDatabase({ dataDir });
   try {
     await database.migrate();

@@ -16,6 +16,8 @@ export const Config = z.object({
   /** When set, PostgreSQL through node-postgres instead of the embedded PGlite. */
   DATABASE_URL: z.string().startsWith('postgres').optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  /** Prepare the statements the server repeats (db/prepared.ts); off behind a pooler in transaction mode. */
+  DATABASE_PREPARE: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signs session tokens. Generated once and kept in DATA_DIR/secrets.json when not set. */
   SESSION_SECRET: z.string().min(32).optional(),

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { preparingPoolOptions } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -29,6 +30,8 @@ export interface Database extends SqlExecutor {
   readonly db: Db;
   /** For pg-boss on a server: it keeps a pool of its own. */
   readonly connectionString?: string;
+  /** Pool options for connections to the same server (prepared.ts: statements repeated are prepared), if any. */
+  readonly poolOptions?: Partial<pg.PoolConfig>;
   /**
    * Where webhook acknowledgements are written (channels.intake.ts): on a server, a connection of their own, so
    * a provider never waits for one of the pool's to come free from a batch's transaction. PGlite: `db`.
@@ -47,12 +50,14 @@ export interface Database extends SqlExecutor {
 }
 
 export type DatabaseOptions =
-  | { url: string; poolMax?: number }
+  | { url: string; poolMax?: number; prepareStatements?: boolean }
   | { dataDir: string } // PGlite persisted under dataDir/db
   | { memory: true; loadDataDir?: Blob }; // PGlite in memory (tests), optionally from a dump (`dumpDataDir`)
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return 'url' in options ? openPostgres(options.url, options.poolMax ?? 10) : openPglite(options);
+  return 'url' in options
+    ? openPostgres(options.url, options.poolMax ?? 10, options.prepareStatements ?? true)
+    : openPglite(options);
 }
 
 async function openPglite(options: { dataDir: string } | { memory: true; loadDataDir?: Blob }): Promise<Database> {
@@ -89,12 +94,13 @@ async function openPglite(options: { dataDir: string } | { memory: true; loadDat
   };
 }
 
-async function openPostgres(url: string, poolMax: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+async function openPostgres(url: string, poolMax: number, prepareStatements: boolean): Promise<Database> {
+  const poolOptions = prepareStatements ? preparingPoolOptions : {};
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, ...poolOptions });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
-  const intakePool = new pg.Pool({ connectionString: url, max: 1 });
+  const intakePool = new pg.Pool({ connectionString: url, max: 1, ...poolOptions });
   intakePool.on('error', () => {});
   const intake = drizzleNodePg({ client: intakePool, schema, casing: 'snake_case' }) as unknown as Db;
   let closed = false;
@@ -103,6 +109,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
     db,
     intake,
     connectionString: url,
+    poolOptions,
     executeSql: (text, values = []) => pool.query(text, values),
     migrate: () => migrateNodePg(drizzleNodePg({ client: pool, casing: 'snake_case' }), { migrationsFolder }),
     async exclusive(key) {

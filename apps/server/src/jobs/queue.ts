@@ -68,7 +68,12 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   const { logger, jobs } = options;
   const boss =
     database.kind === 'postgres' && database.connectionString
-      ? new PgBoss({ connectionString: database.connectionString, max: 4 })
+      ? // pg-boss hands its options to its pg.Pool: its fetch, run every poll and wake-up, is prepared once too.
+        new PgBoss({
+          connectionString: database.connectionString,
+          max: 4,
+          ...database.poolOptions,
+        } as PgBoss.ConstructorOptions)
       : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) } });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();
