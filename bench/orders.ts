@@ -121,7 +121,12 @@ async function main(): Promise<number> {
     loadAverageAtStart: load(),
   };
 
-  const sandboxChild = startChild('sandbox', [process.execPath, '--import', 'tsx', 'packages/sandbox/src/main.ts'], {
+  // BENCH_SANDBOX_CPU_PROF=<dir>: the simulators write a V8 CPU profile there when they stop.
+  const sandboxProfile = process.env.BENCH_SANDBOX_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SANDBOX_CPU_PROF}`]
+    : [];
+  const sandboxArgs = [process.execPath, ...sandboxProfile, '--import', 'tsx', 'packages/sandbox/src/main.ts'];
+  const sandboxChild = startChild('sandbox', sandboxArgs, {
     cwd: root,
     env: {
       ...process.env,

@@ -1,3 +1,5 @@
+import { post } from './post.ts';
+
 /** One webhook the sandbox sent (or is still trying to send), as the control API reports it. */
 export interface Delivery {
   id: string;
@@ -120,15 +122,14 @@ export class WebhookSender {
       const release = await this.turn();
       const started = performance.now();
       try {
-        const res = await fetch(webhook.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...webhook.headers },
-          body: webhook.body,
-          signal: AbortSignal.timeout(5000),
-        });
-        delivery.responseStatus = res.status;
-        await res.arrayBuffer().catch(() => undefined);
-        if (res.ok) {
+        const status = await post(
+          webhook.url,
+          { 'content-type': 'application/json', ...webhook.headers },
+          webhook.body,
+          5000,
+        );
+        delivery.responseStatus = status;
+        if (status >= 200 && status < 300) {
           delivery.status = 'delivered';
           this.ackTimes.push(performance.now() - started);
           this.acked++;
