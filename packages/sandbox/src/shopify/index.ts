@@ -100,16 +100,10 @@ export const shopifySimulator: ProviderSimulator = (app, ctx) => {
     const operationName = ((body as { operationName?: unknown }).operationName as string | undefined) ?? null;
 
     refill(shop.bucket);
-    let document: DocumentNode;
-    try {
-      document = parse(query);
-    } catch (err) {
-      return { errors: [formatError(err as GraphQLError)], extensions: costExtension(0, 0, shop.bucket) };
-    }
     const schema = schemaFor(version);
-    const validationErrors = validate(schema, document, specifiedRules);
-    if (validationErrors.length > 0)
-      return { errors: validationErrors.map(formatError), extensions: costExtension(0, 0, shop.bucket) };
+    const checked = checkedDocument(version, schema, query);
+    if ('errors' in checked) return { errors: checked.errors, extensions: costExtension(0, 0, shop.bucket) };
+    const { document } = checked;
     const op = operationOf(document, operationName);
     if (!op)
       return {
@@ -532,4 +526,29 @@ function findLocationOrFirst(shop: Shop, location: string | undefined): ShopLoca
   const found = shop.locations.find((l) => l.id === id || l.name === location);
   if (!found) throw httpError(404, `No location ${location} in ${shop.name}`);
   return found;
+}
+
+/**
+ * A query parsed and validated against its version's schema, kept by its text: a client sends the same few
+ * queries again and again, and parsing and validating them each time was the simulator's largest cost after
+ * sending webhooks. Up to DOCUMENTS texts are kept (then the cache starts again).
+ */
+const documents = new Map<string, { document: DocumentNode } | { errors: ReturnType<typeof formatError>[] }>();
+const DOCUMENTS = 500;
+
+function checkedDocument(version: string, schema: GraphQLSchema, query: string) {
+  const key = `${version}\n${query}`;
+  let checked = documents.get(key);
+  if (!checked) {
+    try {
+      const document = parse(query);
+      const errors = validate(schema, document, specifiedRules);
+      checked = errors.length > 0 ? { errors: errors.map(formatError) } : { document };
+    } catch (err) {
+      checked = { errors: [formatError(err as GraphQLError)] };
+    }
+    if (documents.size >= DOCUMENTS) documents.clear();
+    documents.set(key, checked);
+  }
+  return checked;
 }
