@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
 import { consumeStock, releaseReservation } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { refundedSince } from '../returns/returns.refunded.ts';
 import {
   headerOf,
   type IngestChannel,
@@ -17,7 +18,6 @@ import {
   soloContext,
 } from './ingest.context.ts';
 import { claimLine } from './ingest.lines.ts';
-import { refundedSince } from './orders.refunds.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 import { affectedChannels } from './orders.timeline.ts';
 

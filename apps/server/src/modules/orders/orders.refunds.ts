@@ -3,7 +3,6 @@
 // the store), the status Refunded once every unit is refunded, and the timeline. Only this module writes orders.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { rowsOf } from '../inventory/ledger.ts';
 import { releaseReservation } from '../inventory/reservations.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 import { recomputeFlags, writeTimeline } from './orders.timeline.ts';
@@ -207,23 +206,4 @@ export async function recordReturnOnOrder(
     },
   ]);
   await recomputeFlags(tx, orderId);
-}
-
-/**
- * Units of each line of an order refunded by its processed returns made at or after `at` (the channel's time of
- * the return, else ours). A channel's cancel comes with its own refund of the lines it cancels (Shopify's
- * refunds/create, Square's refund); taken in before the cancel, that refund has already raised the lines'
- * refunded quantities, yet its units are the very ones the cancel puts back on the channel's stock
- * (docs/decisions/0008, "Cancels and restocks"). Only refunds from before the cancel left the channel's stock.
- */
-export async function refundedSince(tx: Tx, orderId: string, at: Date): Promise<Map<string, number>> {
-  const rows = rowsOf<{ line_id: string; qty: number }>(
-    await tx.execute(sql`
-      select i.order_line_id as line_id, sum(i.qty)::int as qty
-      from return_items i join returns r on r.id = i.return_id
-      where r.order_id = ${orderId} and r.status in ('FINISHED', 'SKIPPED') and i.order_line_id is not null
-        and coalesce(r.provider_created_at, r.created_at) >= ${at}
-      group by i.order_line_id`),
-  );
-  return new Map(rows.map((r) => [r.line_id, Number(r.qty)]));
 }
