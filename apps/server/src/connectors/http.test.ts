@@ -1,13 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inLane } from '../lib/lanes.ts';
 import {
   BACKGROUND_PATIENCE_MS,
   backoffMs,
   ProviderHttpError,
+  type ProviderResponse,
   parseRetryAfter,
   providerRequest,
+  providerTransport,
   TokenBucket,
 } from './http.ts';
 
@@ -186,5 +189,200 @@ describe('providerRequest over HTTP', () => {
     script.push({ status: 422 });
     await expect(providerRequest({ label: 'test', url })).rejects.toMatchObject({ status: 422, retryable: false });
     expect(calls).toBe(1);
+  });
+});
+
+describe('the transport (node:http on kept-alive connections)', () => {
+  let server: Server;
+  let url: string;
+  let handle: (req: IncomingMessage, res: ServerResponse, body: string) => void = (_req, res) => res.end();
+  const connections: Socket[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    });
+    server.on('connection', (socket) => connections.push(socket));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/path?q=1`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('sends the method, the headers and a JSON body, and reads a JSON answer', async () => {
+    let seen: { method?: string; url?: string; headers?: IncomingMessage['headers']; body?: string } = {};
+    handle = (req, res, body) => {
+      seen = { method: req.method, url: req.url, headers: req.headers, body };
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7}');
+    };
+    const result = await providerRequest({
+      label: 'test',
+      url,
+      method: 'POST',
+      headers: { 'X-Token': 'secret' },
+      body: { name: 'é' },
+    });
+    expect(result).toMatchObject({ status: 201, body: { id: 7 } });
+    expect(seen).toMatchObject({ method: 'POST', url: '/path?q=1', body: '{"name":"é"}' });
+    expect(seen.headers).toMatchObject({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength('{"name":"é"}')),
+      'x-token': 'secret',
+    });
+    // A string body goes as it is, under the caller's content type whatever the case of its name.
+    await providerRequest({
+      label: 'test',
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'a=1',
+    });
+    expect(seen).toMatchObject({ method: 'PUT', body: 'a=1', headers: { 'content-type': 'text/plain' } });
+  });
+
+  it('reads an answer that is not JSON as text, and an empty one as null', async () => {
+    handle = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('\uFEFFplain words');
+    expect((await providerRequest({ label: 'test', url })).body).toBe('plain words');
+    handle = (_req, res) => res.writeHead(204).end();
+    expect((await providerRequest({ label: 'test', url })).body).toBeNull();
+  });
+
+  it('decodes a gzipped answer', async () => {
+    handle = (_req, res) =>
+      res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.from('{"zipped":true}')));
+    expect((await providerRequest({ label: 'test', url })).body).toEqual({ zipped: true });
+  });
+
+  it('reads headers by any case, joining repeated ones with ", " as fetch does', async () => {
+    handle = (_req, res) => {
+      res.setHeader('X-Rate-Limit-Requests-Left', '5');
+      res.setHeader('X-Multi', ['a', 'b']);
+      res.setHeader('Set-Cookie', ['c=1', 'd=2']);
+      res.end('{}');
+    };
+    let observed: ProviderResponse | undefined;
+    const result = await providerRequest({
+      label: 'test',
+      url,
+      observe: (res) => {
+        observed = res;
+      },
+    });
+    for (const headers of [result.headers, observed?.headers]) {
+      expect(headers?.get('x-rate-limit-requests-left')).toBe('5');
+      expect(headers?.get('X-RATE-LIMIT-REQUESTS-LEFT')).toBe('5');
+      expect(headers?.has('X-Rate-Limit-Requests-Left')).toBe(true);
+      expect(headers?.get('x-multi')).toBe('a, b');
+      expect(headers?.get('set-cookie')).toBe('c=1, d=2');
+      expect(headers?.get('x-absent')).toBeNull();
+      expect(headers?.has('x-absent')).toBe(false);
+    }
+    expect(observed).toMatchObject({ status: 200, ok: true });
+  });
+
+  it('times out a whole attempt, retries it, and reports the timeout when retries run out', async () => {
+    let calls = 0;
+    handle = (_req, res) => {
+      calls++;
+      // The headers come at once; the body never ends: the timeout covers reading it too.
+      if (calls === 1) res.writeHead(200, { 'content-type': 'application/json' }).write('{"par');
+      else res.end('{"ok":true}');
+    };
+    const uncertain = vi.fn();
+    const started = Date.now();
+    const result = await providerRequest({ label: 'test', url, timeoutMs: 150, onUncertain: uncertain });
+    expect(result.body).toEqual({ ok: true });
+    expect(calls).toBe(2);
+    expect(uncertain).toHaveBeenCalledTimes(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(145);
+
+    handle = () => {}; // never answers
+    await expect(providerRequest({ label: 'test', url, timeoutMs: 100, maxRetries: 0 })).rejects.toMatchObject({
+      message: 'test: timed out after 100 ms',
+      status: null,
+      retryable: true,
+    });
+  });
+
+  it('reports a dropped connection as a network error and retries it', async () => {
+    let calls = 0;
+    handle = (req, res) => {
+      calls++;
+      if (calls === 1) req.socket.destroy();
+      else if (calls === 2) {
+        // Dropped halfway through the body.
+        res.writeHead(200, { 'content-length': '100' }).write('{"half":');
+        setTimeout(() => req.socket.destroy(), 10);
+      } else res.end('{"ok":true}');
+    };
+    const uncertain = vi.fn();
+    const result = await providerRequest({ label: 'test', url, onUncertain: uncertain });
+    expect(result.body).toEqual({ ok: true });
+    expect(calls).toBe(3);
+    expect(uncertain).toHaveBeenCalledTimes(2);
+
+    handle = (req) => req.socket.destroy();
+    await expect(providerRequest({ label: 'test', url, maxRetries: 0 })).rejects.toMatchObject({
+      message: expect.stringMatching(/^test: network error: /),
+      status: null,
+      retryable: true,
+    });
+    // Nothing listens there any more: refused, a network error too.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    await expect(
+      providerRequest({ label: 'test', url: `http://127.0.0.1:${port}/`, maxRetries: 0 }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/^test: network error: .*ECONNREFUSED/) });
+  });
+
+  it('waits what a 429’s Retry-After asks before trying again', async () => {
+    const at: number[] = [];
+    handle = (_req, res) => {
+      at.push(Date.now());
+      if (at.length === 1) res.writeHead(429, { 'retry-after': '0.3' }).end('{}');
+      else res.end('{"ok":true}');
+    };
+    const uncertain = vi.fn();
+    const result = await providerRequest({ label: 'test', url, onUncertain: uncertain });
+    expect(result.body).toEqual({ ok: true });
+    expect(at).toHaveLength(2);
+    expect((at[1] as number) - (at[0] as number)).toBeGreaterThanOrEqual(290);
+    // A 429 was not applied: nothing uncertain about it.
+    expect(uncertain).not.toHaveBeenCalled();
+  });
+
+  it('does not follow a redirect', async () => {
+    let calls = 0;
+    handle = (_req, res) => {
+      calls++;
+      res.writeHead(302, { location: '/elsewhere' }).end();
+    };
+    await expect(providerRequest({ label: 'test', url })).rejects.toMatchObject({ status: 302, retryable: false });
+    expect(calls).toBe(1);
+  });
+
+  it('sends one call after another on one kept-alive connection', async () => {
+    handle = (_req, res) => res.end('{}');
+    // A connection of its own first (the ones before may have been dropped by the tests above).
+    await providerRequest({ label: 'test', url });
+    const before = connections.length;
+    for (let i = 0; i < 5; i++) await providerRequest({ label: 'test', url, method: i % 2 ? 'POST' : 'GET', body: {} });
+    expect(connections.length).toBe(before);
+  });
+
+  it('lets a test observe and alter what is sent', async () => {
+    handle = (_req, res) => res.end('{"from":"server"}');
+    const spy = vi.spyOn(providerTransport, 'send');
+    await providerRequest({ label: 'test', url, method: 'POST', body: { a: 1 } });
+    expect(spy.mock.calls[0]?.[0]).toBe(url);
+    expect(spy.mock.calls[0]?.[1]).toMatchObject({ method: 'POST', body: '{"a":1}' });
+    spy.mockRestore();
   });
 });

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import { currentLane } from '../lib/lanes.ts';
+import { type ProviderHeaders, type ProviderResponse, send, type TransportAnswer } from './http.transport.ts';
+
+export type { ProviderHeaders, ProviderResponse, TransportAnswer, TransportRequest } from './http.transport.ts';
 
 /** How long a background caller gives way to foreground ones before it takes its turn in arrival order. */
 export const BACKGROUND_PATIENCE_MS = 30_000;
@@ -7,8 +10,15 @@ export const BACKGROUND_PATIENCE_MS = 30_000;
 /**
  * The transport every connector uses: a per-shop rate limiter fed by the provider's own signals,
  * retries with exponential backoff and full jitter that honour Retry-After, and a timeout on every
- * attempt. Credentials travel in headers only and are never logged.
+ * attempt. Credentials travel in headers only and are never logged. Each attempt goes through
+ * `providerTransport.send` (node:http/node:https on kept-alive connections, http.transport.ts).
  */
+
+/**
+ * How providerRequest sends one attempt. A test observes or alters what is sent by spying on `send`
+ * (`vi.spyOn(providerTransport, 'send')`, restored with the test's mocks); nothing else replaces it.
+ */
+export const providerTransport = { send };
 
 /**
  * Token bucket: `capacity` units, refilled at `refillPerSecond`; providers correct it from their signals.
@@ -198,7 +208,7 @@ export class ProviderHttpError extends Error {
 
 export interface HttpResult<T = unknown> {
   status: number;
-  headers: Headers;
+  headers: ProviderHeaders;
   body: T;
 }
 
@@ -217,12 +227,12 @@ export interface ProviderRequest {
   /** Units the limiter takes before sending (Shopify: the query's expected cost). */
   cost?: number;
   /** Reads rate-limit signals from every answer, successful or not. */
-  observe?: (res: Response, body: unknown) => void;
+  observe?: (res: ProviderResponse, body: unknown) => void;
   /**
    * Says whether an answer is a throttle that a 2xx can carry (Shopify's THROTTLED in GraphQL errors),
    * and how long to wait.
    */
-  throttled?: (res: Response, body: unknown) => { waitMs: number } | null;
+  throttled?: (res: ProviderResponse, body: unknown) => { waitMs: number } | null;
   /**
    * Called before a retry whose failed attempt may still have been applied by the provider (a timeout, a
    * dropped connection, a 5xx): the caller then cannot read the final answer as the first attempt's.
@@ -255,12 +265,14 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 export async function providerRequest<T = unknown>(req: ProviderRequest): Promise<HttpResult<T>> {
   const maxRetries = req.maxRetries ?? 5;
   const timeoutMs = req.timeoutMs ?? 15_000;
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
   let payload: string | undefined;
+  const defaults: Record<string, string> = { accept: 'application/json' };
   if (req.body !== undefined) {
     payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-    headers['content-type'] ??= 'application/json';
+    defaults['content-type'] = 'application/json';
   }
+  // The caller's headers win over the defaults, whatever the case of their names.
+  const headers: Record<string, string> = { ...defaults, ...req.headers };
   for (let attempt = 0; ; attempt++) {
     if (req.limiter) {
       const asked = performance.now();
@@ -273,16 +285,16 @@ export async function providerRequest<T = unknown>(req: ProviderRequest): Promis
         );
       }
     }
-    let res: Response;
+    let res: TransportAnswer;
     let body: unknown;
     try {
-      res = await fetch(req.url, {
+      res = await providerTransport.send(req.url, {
         method: req.method ?? 'GET',
         headers,
         body: payload,
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
-      const text = await res.text();
+      const text = res.text;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {

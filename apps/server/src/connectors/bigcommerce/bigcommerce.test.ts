@@ -6,6 +6,7 @@ import { memoryLogger, TEST_PROVIDER_SECRETS } from '../../../test/app.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { Config } from '../../config.ts';
 import { type ProviderEndpoints, resolveProviders } from '../../providers.ts';
+import { providerTransport, type TransportAnswer } from '../http.ts';
 import type { ChannelCredentials, InventorySet, ProviderOrder, ProviderProduct } from '../types.ts';
 import { bigcommerce, MAX_ADJUSTMENT_ITEMS, verifySignedPayload, WEBHOOK_SCOPES } from './index.ts';
 
@@ -193,10 +194,10 @@ describe('OAuth (single-click app install)', () => {
     const oauth = bigcommerce.oauth(endpoints);
     const callback = await install(oauth.authorizeUrl({ shop: 'shakystore', state: 's', redirectUri: REDIRECT }));
     sandbox.ctx.faults.set('bigcommerce', 'shakystore', { rate429: 0.25, rate5xx: 0.25, timeoutMs: 200 });
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const authorized = await oauth.completeAuthorization(Object.fromEntries(callback.searchParams), REDIRECT);
     expect(authorized.externalId).toBe('shakystore');
-    const exchanges = fetchSpy.mock.calls.filter(([url]) => String(url).endsWith('/oauth2/token'));
+    const exchanges = sendSpy.mock.calls.filter(([url]) => String(url).endsWith('/oauth2/token'));
     expect(exchanges.length).toBeGreaterThan(1);
   });
 
@@ -285,9 +286,9 @@ describe('catalog, locations and inventory', () => {
       return { inventoryItemId, locationExternalId, quantity: (i * 7) % 50 };
     });
     expect(changes.length).toBeGreaterThan(MAX_ADJUSTMENT_ITEMS);
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const result = await connector.setInventory(changes);
-    const puts = fetchSpy.mock.calls.filter(([url]) => String(url).includes('/adjustments/absolute'));
+    const puts = sendSpy.mock.calls.filter(([url]) => String(url).includes('/adjustments/absolute'));
     expect(puts).toHaveLength(Math.ceil(changes.length / MAX_ADJUSTMENT_ITEMS));
     expect(result.failed).toEqual([]);
     expect(result.applied).toHaveLength(changes.length);
@@ -355,10 +356,10 @@ describe('catalog, locations and inventory', () => {
 describe('orders, fulfillment and refunds', () => {
   it('lists orders changed since a cursor, with lines and the shipping address', async () => {
     const { connector } = connectorFor(await tokenFor('orderstore'));
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const history = await connector.listOrders({ cursor: null });
     // One request for the page: lines and addresses come with the orders (include=consignments.line_items).
-    expect(fetchSpy.mock.calls).toHaveLength(1);
+    expect(sendSpy.mock.calls).toHaveLength(1);
     expect(history.items.length).toBe(6);
     expect(history.items.every((o) => o.lines.length > 0 && o.lines.every((l) => l.sku && l.quantity > 0))).toBe(true);
     const pickup = history.items.find((o) => o.fulfillmentType === 'pickup');
@@ -743,7 +744,7 @@ describe('resilience', () => {
     const line = order?.lines[0];
     sandbox.ctx.faults.set('bigcommerce', hash, { rate429: 0.05, rate5xx: 0.05, rateTimeout: 0.3, timeoutMs: 100 });
     const { connector } = connectorFor(credentials, { timeoutMs: 400, maxRetries: 12 });
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const jitter = pinBackoffJitter();
 
     const product = await connector.createProduct({
@@ -776,7 +777,7 @@ describe('resilience', () => {
     expect(await get(`/v2/orders/${orderId}/shipments`)).toHaveLength(1);
     expect((await get(`/v3/orders/${orderId}/payment_actions/refunds`)).data).toHaveLength(1);
     // Some writes were sent more than once (their first answer was lost or refused), yet each happened once.
-    const writes = fetchSpy.mock.calls
+    const writes = sendSpy.mock.calls
       .filter(([, init]) => init?.method === 'POST')
       .map(([url]) => new URL(String(url)).pathname);
     expect(writes.length).toBeGreaterThan(new Set(writes).size);
@@ -787,7 +788,7 @@ describe('resilience', () => {
     const credentials = await tokenFor(hash);
     sandbox.ctx.faults.set('bigcommerce', hash, { rate429: 0.05, rate5xx: 0.05, rateTimeout: 0.3, timeoutMs: 100 });
     const { connector } = connectorFor(credentials, { timeoutMs: 400, maxRetries: 12 });
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const jitter = pinBackoffJitter();
     await connector.subscribeWebhooks(`${receiverUrl}/webhooks/bigcommerce`);
     jitter.mockRestore();
@@ -798,16 +799,16 @@ describe('resilience', () => {
       })
     ).json()) as { data: { scope: string }[] };
     expect(hooks.data.map((h) => h.scope).sort()).toEqual([...WEBHOOK_SCOPES].sort());
-    const posts = fetchSpy.mock.calls.filter(
+    const posts = sendSpy.mock.calls.filter(
       ([url, init]) => String(url).endsWith('/v3/hooks') && init?.method === 'POST',
     );
     expect(posts.length).toBeGreaterThan(WEBHOOK_SCOPES.length);
     // At least one answer was really lost: the retry met the hook its first attempt had made.
     const answers = await Promise.all(
-      fetchSpy.mock.results.map(async (result, i) => {
-        const [url, init] = fetchSpy.mock.calls[i] ?? [];
+      sendSpy.mock.results.map(async (result, i) => {
+        const [url, init] = sendSpy.mock.calls[i] ?? [];
         if (!String(url).endsWith('/v3/hooks') || init?.method !== 'POST') return null;
-        const res = await Promise.resolve(result.value as Promise<Response>).catch(() => null);
+        const res = await Promise.resolve(result.value as Promise<TransportAnswer>).catch(() => null);
         return res?.status ?? null;
       }),
     );
@@ -820,11 +821,13 @@ describe('resilience', () => {
     sandbox.ctx.options.bigcommerce = { rateLimitQuota: 10, rateLimitWindowMs: 500 };
     try {
       const { connector } = connectorFor(credentials);
-      const fetchSpy = vi.spyOn(globalThis, 'fetch');
+      const sendSpy = vi.spyOn(providerTransport, 'send');
       const started = Date.now();
       const shops = await Promise.all(Array.from({ length: 25 }, () => connector.getShop()));
       expect(shops).toHaveLength(25);
-      const statuses = await Promise.all(fetchSpy.mock.results.map(async (r) => ((await r.value) as Response).status));
+      const statuses = await Promise.all(
+        sendSpy.mock.results.map(async (r) => ((await r.value) as TransportAnswer).status),
+      );
       expect(statuses.filter((s) => s === 429)).toEqual([]);
       // 25 requests at 10 per half-second window need at least two window resets.
       expect(Date.now() - started).toBeGreaterThanOrEqual(750);

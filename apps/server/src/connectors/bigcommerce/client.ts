@@ -1,7 +1,14 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { DomainError } from '../../lib/errors.ts';
-import { type HttpResult, limiterFor, ProviderHttpError, providerRequest, TokenBucket } from '../http.ts';
+import {
+  type HttpResult,
+  limiterFor,
+  ProviderHttpError,
+  type ProviderResponse,
+  providerRequest,
+  TokenBucket,
+} from '../http.ts';
 
 /** Standard plan: 150 requests per 30 s window per store, shared by every app on the store. */
 const DEFAULT_QUOTA = 150;
@@ -20,7 +27,7 @@ const heardFrom = new WeakSet<TokenBucket>();
 /** Whether an answer of the store has said what is left of its window. */
 export const knowsWhatIsLeft = (limiter: TokenBucket) => heardFrom.has(limiter);
 
-export function observeRateLimit(limiter: TokenBucket, res: Response, othersInFlight = 0) {
+export function observeRateLimit(limiter: TokenBucket, res: ProviderResponse, othersInFlight = 0) {
   const left = Number(res.headers.get('x-rate-limit-requests-left'));
   const quota = Number(res.headers.get('x-rate-limit-requests-quota'));
   const windowMs = Number(res.headers.get('x-rate-limit-time-window-ms'));

@@ -7,6 +7,7 @@ import { startTestSandbox } from '../../../test/sandbox.ts';
 import { Config } from '../../config.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { type ProviderEndpoints, resolveProviders } from '../../providers.ts';
+import { providerTransport } from '../http.ts';
 import type { ChannelCredentials, Connector, InventoryLevel, InventorySet, ProviderProduct } from '../types.ts';
 import { shopLimiter } from './client.ts';
 import { shopify } from './index.ts';
@@ -110,14 +111,14 @@ function stockOf(products: ProviderProduct[], levels: InventoryLevel[]) {
 /** Counts inventorySetQuantities calls and the rows each carried. */
 function spyOnInventoryBatches() {
   const sizes: number[] = [];
-  const original = globalThis.fetch;
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const body = typeof init?.body === 'string' ? init.body : '';
+  const original = providerTransport.send;
+  vi.spyOn(providerTransport, 'send').mockImplementation(async (url, init) => {
+    const body = init.body ?? '';
     if (body.includes('inventorySetQuantities'))
       sizes.push(
         (JSON.parse(body) as { variables: { input: { quantities: unknown[] } } }).variables.input.quantities.length,
       );
-    return original(input, init);
+    return original(url, init);
   });
   return sizes;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProviderEndpoints } from '../../providers.ts';
-import { limiterFor, ProviderHttpError, providerRequest, TokenBucket } from '../http.ts';
+import { limiterFor, ProviderHttpError, type ProviderResponse, providerRequest, TokenBucket } from '../http.ts';
 import type { ChannelCredentials } from '../types.ts';
 
 /** The API version we are written against (sent on every call, so the console's default cannot drift). */
@@ -61,7 +61,7 @@ export function squareLimiter(merchantId: string) {
 
 /** Feeds the limiter from an answer: Square's only rate signal is the 429 itself. */
 export function observeSquare(limiter: TokenBucket) {
-  return (res: Response) => {
+  return (res: ProviderResponse) => {
     if (res.status === 429) {
       limiter.refillPerSecond = Math.max(MIN_RATE, limiter.refillPerSecond / 2);
       limiter.capacity = Math.max(MIN_RATE, Math.ceil(limiter.refillPerSecond));

@@ -7,6 +7,7 @@ import { startTestSandbox } from '../../../test/sandbox.ts';
 import { Config } from '../../config.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { type ProviderEndpoints, resolveProviders } from '../../providers.ts';
+import { providerTransport } from '../http.ts';
 import type { AuthorizedChannel, ChannelCredentials, Connector, InventorySet, ProviderProduct } from '../types.ts';
 import { squareLimiter } from './client.ts';
 import { square } from './index.ts';
@@ -288,9 +289,9 @@ describe('Square connector', () => {
       quantity: 1,
     });
     expect(changes.length).toBe(249);
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
     const result = await connector.setInventory(changes);
-    const sent = fetchSpy.mock.calls
+    const sent = sendSpy.mock.calls
       .filter(([url]) => String(url).endsWith('/v2/inventory/changes/batch-create'))
       .map(
         ([, init]) =>

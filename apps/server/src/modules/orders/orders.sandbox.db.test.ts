@@ -17,6 +17,7 @@ import { usingServer } from '../../../test/db.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { startJobs } from '../../bootstrap.ts';
+import { providerTransport } from '../../connectors/http.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { newId } from '../../lib/ids.ts';
 import { connectorFor } from '../channels/channels.service.ts';
@@ -677,7 +678,7 @@ describe('at the channel, after the order', () => {
         })),
       );
       await t.services.db.insert(webhookEvents).values(copies);
-      const reads = vi.spyOn(globalThis, 'fetch');
+      const reads = vi.spyOn(providerTransport, 'send');
       await processOrderEvents(t.services, ch[p].id);
       const calls = reads.mock.calls.length;
       reads.mockRestore();
