@@ -40,6 +40,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     DATA_DIR: '/nonexistent',
     SESSION_SECRET: TEST_SECRET,
     WEB_DIST: '/nonexistent',
+    // Where shops send webhooks and links point unless a test listens (test/relay.ts sets its own): the discard
+    // port refuses at once. Before, it was 127.0.0.1:3000, where a developer's own `npm start` may listen.
+    PUBLIC_URL: 'http://127.0.0.1:9',
     ...options.env,
   });
   const services: Services = {

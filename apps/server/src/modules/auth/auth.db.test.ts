@@ -75,7 +75,7 @@ describe('registration', () => {
 
     const mail = await lastMailTo(body.email);
     expect(mail.subject).toBe('Confirm your Switchyard account');
-    expect(mail.links[0]).toMatch(/^http:\/\/127\.0\.0\.1:3000\/confirm\/[A-Za-z0-9_-]{43}$/);
+    expect(mail.links[0]).toMatch(/^http:\/\/127\.0\.0\.1:9\/confirm\/[A-Za-z0-9_-]{43}$/);
     expect(mail.text).toContain(mail.links[0]);
     // Only a hash of the code is stored.
     const codes = await t.services.db
