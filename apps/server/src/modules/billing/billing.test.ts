@@ -1,7 +1,8 @@
 import { PlanInput } from '@switchyard/contracts';
 import { describe, expect, it } from 'vitest';
+import { deriveAccountStatus } from './billing.mirror.ts';
 import { InvalidSignature, StripeBillingProvider, stripeClient } from './billing.provider.ts';
-import { deriveAccountStatus, isReadOnly } from './billing.service.ts';
+import { isReadOnly } from './billing.service.ts';
 import { DEFAULT_PLANS } from './plans.service.ts';
 
 const DAY = 24 * 3600 * 1000;

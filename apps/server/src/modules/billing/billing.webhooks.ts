@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { findUnstorable, storableCopy } from '../../lib/storable.ts';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
-import { InvalidSignature, type ProviderEvent } from './billing.provider.ts';
 import {
   accountForCustomer,
   applyCheckout,
@@ -14,7 +13,8 @@ import {
   type SyncResult,
   syncInvoice,
   syncSubscription,
-} from './billing.service.ts';
+} from './billing.mirror.ts';
+import { InvalidSignature, type ProviderEvent } from './billing.provider.ts';
 import { billingEvents } from './billing.tables.ts';
 import { readOnlyRestGuard } from './read-only.ts';
 
