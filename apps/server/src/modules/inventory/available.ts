@@ -154,6 +154,11 @@ export interface LoadAvailableOptions {
   channelIds?: string[];
   /** Only live channels (connected or error) with the inventory feature on: what the push uses. Default false. */
   pushableOnly?: boolean;
+  /**
+   * The channels, as the caller has just read them (the push reads its channel first): not read again. Only
+   * those of `channelIds` (and pushable, with `pushableOnly`) are used.
+   */
+  channels?: Pick<typeof channels.$inferSelect, 'id' | 'accountId' | 'status' | 'features' | 'settings'>[];
 }
 
 const CHUNK = 2000;
@@ -193,23 +198,32 @@ export async function loadAvailable(
 ): Promise<AvailableRow[]> {
   if (options.variantIds && options.variantIds.length === 0) return [];
   if (options.channelIds && options.channelIds.length === 0) return [];
-  const channelRows = await db
-    .select({
-      id: channels.id,
-      status: channels.status,
-      features: channels.features,
-      settings: channels.settings,
-    })
-    .from(channels)
-    .where(
-      and(
-        eq(channels.accountId, accountId),
-        options.channelIds ? inArray(channels.id, options.channelIds) : undefined,
-        options.pushableOnly
-          ? sql`${channels.status} in ('connected', 'error') and (${channels.features} ->> 'inventory')::boolean`
-          : undefined,
-      ),
-    );
+  const pushable = (c: { status: string; features: { inventory?: boolean } | null }) =>
+    ['connected', 'error'].includes(c.status) && !!c.features?.inventory;
+  const channelRows = options.channels
+    ? options.channels.filter(
+        (c) =>
+          c.accountId === accountId &&
+          (!options.channelIds || options.channelIds.includes(c.id)) &&
+          (!options.pushableOnly || pushable(c)),
+      )
+    : await db
+        .select({
+          id: channels.id,
+          status: channels.status,
+          features: channels.features,
+          settings: channels.settings,
+        })
+        .from(channels)
+        .where(
+          and(
+            eq(channels.accountId, accountId),
+            options.channelIds ? inArray(channels.id, options.channelIds) : undefined,
+            options.pushableOnly
+              ? sql`${channels.status} in ('connected', 'error') and (${channels.features} ->> 'inventory')::boolean`
+              : undefined,
+          ),
+        );
   if (channelRows.length === 0) return [];
   const ours = await db
     .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })

@@ -127,6 +127,7 @@ export async function pushChannel(
         variantIds,
         channelIds: [channelId],
         pushableOnly: true,
+        channels: [channel],
       });
       const changes: Change[] = [];
       let unchanged = 0;
