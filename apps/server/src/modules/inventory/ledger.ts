@@ -238,7 +238,13 @@ const dirtyAtEnd = new WeakMap<Tx, { accountId: string; variants: Set<string> }>
  * the marks commit with the movements; marked later, never earlier, than each movement, so no push can take a
  * mark as handled before the change it stands for.
  */
-export async function withDirtyMarkedOnce<T>(tx: Tx, accountId: string, fn: () => Promise<T>): Promise<T> {
+export async function withDirtyMarkedOnce<T>(
+  tx: Tx,
+  accountId: string,
+  fn: () => Promise<T>,
+  /** Collects the channels marked (the ones to push once the transaction commits). */
+  options: { marked?: Set<string> } = {},
+): Promise<T> {
   const variants = new Set<string>();
   dirtyAtEnd.set(tx, { accountId, variants });
   let out: T;
@@ -247,7 +253,8 @@ export async function withDirtyMarkedOnce<T>(tx: Tx, accountId: string, fn: () =
   } finally {
     dirtyAtEnd.delete(tx);
   }
-  if (variants.size > 0) await markDirty(tx, accountId, [...variants]);
+  if (variants.size > 0)
+    for (const channelId of await markDirty(tx, accountId, [...variants])) options.marked?.add(channelId);
   return out;
 }
 

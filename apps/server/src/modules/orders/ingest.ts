@@ -32,7 +32,7 @@ import {
 import { createOrder } from './ingest.lines.ts';
 import { sameReport, updateOrder } from './ingest.update.ts';
 import { orders } from './orders.tables.ts';
-import { affectedChannels, recomputeFlags } from './orders.timeline.ts';
+import { recomputeFlags } from './orders.timeline.ts';
 
 export {
   type IngestChannel,
@@ -57,10 +57,13 @@ export async function ingestOrder(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const touched = new Set<string>();
+  const marked = new Set<string>();
   const results = await services.db.transaction((tx) =>
-    withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, [order], options, touched)),
+    withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, [order], options, touched), {
+      marked,
+    }),
   );
-  await pushTouched(services, channel, touched);
+  await schedulePush(services, marked);
   return results.get(order.externalId) as IngestResult;
 }
 
@@ -92,13 +95,17 @@ export async function ingestOrders(
   for (let i = 0; i < all.length; i += ORDERS_PER_TRANSACTION) {
     const chunk = all.slice(i, i + ORDERS_PER_TRANSACTION);
     const touched = new Set<string>();
+    const marked = new Set<string>();
     try {
-      // The variants the batch changes are marked for their pushes once, at its end (not once per movement).
+      // The variants the batch changes are marked for their pushes once, at its end (not once per movement); the
+      // channels marked are pushed once it commits.
       const results = await services.db.transaction((tx) =>
-        withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, chunk, options, touched)),
+        withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, chunk, options, touched), {
+          marked,
+        }),
       );
       for (const [externalId, result] of results) out.set(externalId, result);
-      await pushTouched(services, channel, touched);
+      await schedulePush(services, marked);
     } catch (err) {
       if (chunk.length === 1) {
         out.set(chunk[0]?.externalId as string, asError(err));
@@ -118,12 +125,6 @@ export async function ingestOrders(
     }
   }
   return out;
-}
-
-/** After the commit: the channels listing what changed are pushed (one job per channel, whatever the count). */
-async function pushTouched(services: Services, channel: IngestChannel, touched: Set<string>) {
-  if (touched.size > 0)
-    await schedulePush(services, await affectedChannels(services.db, channel.accountId, [...touched]));
 }
 
 /** The orders of one transaction, in external id order (see Batch for the locks); a result per external id. */
