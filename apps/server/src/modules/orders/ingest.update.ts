@@ -97,10 +97,12 @@ export async function updateOrder(
       toStatus: 7,
     });
     // What the channel puts back: the line's units still open before the cancel. The cancel's own refund, when
-    // taken in first (returns), already counts among the refunded units: it is no earlier refund (orders.refunds.ts).
+    // taken in first (returns), already counts among the refunded units: it is no earlier refund (returns.refunded.ts).
     const cancelledAt = order.cancelledAt ?? order.updatedAt;
     const cancelRefund =
-      order.restockedOnCancel === false ? null : await refundedSince(tx, existing.id, new Date(cancelledAt));
+      order.restockedOnCancel === false
+        ? null
+        : await refundedSince(tx, channel.accountId, existing.id, new Date(cancelledAt));
     for (const line of order.lines) {
       const ours = byExternal.get(line.externalId);
       if (!ours?.variantId || !ours.channelClaimed || !cancelRefund) continue;
@@ -246,7 +248,7 @@ export async function claimCancelRestock(services: Services, channel: IngestChan
       touched,
     );
     // The cancel's own refund at the channel may have been taken in first (as in updateOrder).
-    const cancelRefund = await refundedSince(tx, orderId, new Date(at));
+    const cancelRefund = await refundedSince(tx, channel.accountId, orderId, new Date(at));
     for (const [i, line] of lines.entries()) {
       if (!line.variantId || !line.channelClaimed) continue;
       const open = line.quantity - line.cancelledQty - Math.max(0, line.refundedQty - (cancelRefund.get(line.id) ?? 0));

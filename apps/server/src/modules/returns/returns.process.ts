@@ -3,8 +3,9 @@
 // for the order line (never shipped) are given back to the store instead. Where the channel put the units back
 // on its own stock, its report of that is met by a claim (inventory/claims.ts), so they count once
 // (docs/decisions/0008). The outcome is FINISHED, SKIPPED (nothing to restock, and why) or ERROR (what to fix).
+
 import { CHANNEL_LABELS, type ChannelSettings, DEFAULT_CHANNEL_SETTINGS, RETURN_MESSAGES } from '@switchyard/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { claimChannelMovement } from '../inventory/claims.ts';
@@ -20,6 +21,7 @@ import {
   releaseReturnedUnits,
 } from '../orders/orders.refunds.ts';
 import { listings, variants } from '../products/products.tables.ts';
+import { refundedByLine } from './returns.refunded.ts';
 import { returnItems, returns } from './returns.tables.ts';
 
 export interface ProcessedReturn {
@@ -275,24 +277,12 @@ async function recordOnOrder(
   notes: string[],
   by: ProcessBy,
 ) {
-  const rows = await tx
-    .select({ lineId: returnItems.orderLineId, qty: sql<number>`sum(${returnItems.qty})::int` })
-    .from(returnItems)
-    .innerJoin(returns, eq(returns.id, returnItems.returnId))
-    .where(
-      and(
-        eq(returns.accountId, accountId),
-        eq(returns.orderId, order.id),
-        inArray(returns.status, ['FINISHED', 'SKIPPED']),
-        sql`${returnItems.orderLineId} is not null`,
-      ),
-    )
-    .groupBy(returnItems.orderLineId);
+  const refunded = await refundedByLine(tx, accountId, order.id);
   const what = ret.source === 'switchyard' ? 'Return' : `Return ${ret.receiptNumber ?? ret.externalId}`;
   const from = ret.source === 'switchyard' ? '' : ` at ${CHANNEL_LABELS[(await channelType(tx, ret)) ?? 'shopify']}`;
   const refund = ret.total > 0 ? ` Refund ${formatMoney(ret.total, ret.currency)}.` : '';
   await recordReturnOnOrder(tx, accountId, order.id, {
-    refunded: rows.filter((r) => r.lineId).map((r) => ({ lineId: r.lineId as string, qty: r.qty })),
+    refunded: [...refunded].map(([lineId, qty]) => ({ lineId, qty })),
     message: `${what}${from}: ${notes.length ? notes.join(' ') : 'no items.'}${refund}`,
     actor: by.actor,
     userId: by.userId ?? null,
