@@ -28,12 +28,20 @@ export async function startRelay() {
       return;
     }
     const { host: _host, 'content-length': _length, ...headers } = req.headers;
-    const out = await app.inject({
-      method: req.method as 'POST',
-      url: req.url ?? '/',
-      headers: headers as Record<string, string>,
-      payload: body,
-    });
+    const out = await app
+      .inject({
+        method: req.method as 'POST',
+        url: req.url ?? '/',
+        headers: headers as Record<string, string>,
+        payload: body,
+      })
+      .catch(() => null);
+    // A delivery that comes in as the app closes (a simulator's late webhook at a test's end) is refused, as a
+    // stopped server would: the sandbox retries or drops it, and nothing rejects unhandled here.
+    if (!out) {
+      res.writeHead(503).end();
+      return;
+    }
     received.push({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
@@ -106,7 +114,11 @@ export async function startHoldingRelay() {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       return;
     }
-    const out = await hand(relayed);
+    const out = await hand(relayed).catch(() => null);
+    if (!out) {
+      res.writeHead(503).end();
+      return;
+    }
     res.writeHead(out.statusCode, { 'content-type': String(out.headers['content-type'] ?? 'text/plain') });
     res.end(out.rawPayload);
   });
