@@ -68,11 +68,15 @@ export async function startQueue(database: Database, options: QueueOptions): Pro
   const { logger, jobs } = options;
   const boss =
     database.kind === 'postgres' && database.connectionString
-      ? // pg-boss hands its options to its pg.Pool: its fetch, run every poll and wake-up, is prepared once too.
+      ? // pg-boss hands its options to its pg.Pool: its fetch, run every poll and wake-up, is prepared once too,
+        // and planned once: on its partitioned job table PostgreSQL would otherwise plan each fetch again for its
+        // queue (a custom plan looks cheaper than the generic one, which prunes partitions when it runs), some
+        // forty times a second with every worker polling, while an idle server does nothing else.
         new PgBoss({
           connectionString: database.connectionString,
           max: 4,
           ...database.poolOptions,
+          ...(database.poolOptions?.Client ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
         } as PgBoss.ConstructorOptions)
       : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) } });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));

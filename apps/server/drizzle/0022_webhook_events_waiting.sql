@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_waiting_idx" ON "webhook_events" USING btree ("channel_id","received_at","id") WHERE "webhook_events"."processed_at" is null;
