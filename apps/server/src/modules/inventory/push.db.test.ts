@@ -15,13 +15,15 @@ import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
+import { syncs } from '../syncs/syncs.tables.ts';
 import { loadAvailable } from './available.ts';
 import { carriedReports } from './inbound.events.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
+import { clearPending, markPending } from './push.records.ts';
 import { pushAll, runPush } from './push.run.ts';
-import { clearPending, markPending, PUSH_IN_FLIGHT, pushChannel } from './push.ts';
+import { PUSH_IN_FLIGHT, pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Tenant = Awaited<ReturnType<typeof createSignedInAccount>>;
@@ -126,6 +128,19 @@ async function differences(p: 'shopify' | 'bigcommerce') {
   return { differ, levels: rows.length };
 }
 
+/** The run a push answered, as /syncs shows it, and the channel's last sync time. */
+async function runOf(syncId: number | undefined) {
+  const [run] = await t.services.db
+    .select()
+    .from(syncs)
+    .where(eq(syncs.id, syncId ?? 0));
+  const [channel] = await t.services.db
+    .select({ lastSyncAt: channels.lastSyncAt })
+    .from(channels)
+    .where(eq(channels.id, run?.channelId ?? ''));
+  return { ...run, channelSyncedAt: channel?.lastSyncAt };
+}
+
 /** Variants of a channel marked dirty (waiting for a push). */
 async function dirtyCount(channelId: string) {
   const [row] = await t.services.db
@@ -189,6 +204,19 @@ describe('full push', () => {
     // Nothing believed yet: every level is set without compare-and-set, in full batches but the last.
     expect(first?.calls).toBe(Math.ceil((first?.sent ?? 0) / SHOPIFY_INVENTORY_BATCH));
     expect(await differences('shopify')).toMatchObject({ differ: 0 });
+    // One round, every level acknowledged: its run on /syncs is written once, at its end, with its counts.
+    const run = await runOf(first?.syncId);
+    expect(run).toMatchObject({
+      type: 'inventory_push',
+      trigger: 'manual',
+      status: 'succeeded',
+      total: (first?.sent ?? 0) + (first?.unchanged ?? 0),
+      processed: (first?.sent ?? 0) + (first?.unchanged ?? 0),
+      failed: 0,
+      message: `${first?.sent} sent, ${first?.unchanged} already right`,
+    });
+    expect(run.startedAt?.getTime()).toBeLessThanOrEqual(run.finishedAt?.getTime() ?? 0);
+    expect(run.channelSyncedAt?.getTime()).toBe(run.finishedAt?.getTime());
 
     // Every level changes (one unit of safety stock): now all with compare-and-set, still the fewest calls.
     await setSafetyStock(channel.id, 1);
@@ -221,6 +249,14 @@ describe('full push', () => {
     expect(outcome?.sent).toBeGreaterThan(PUSH_IN_FLIGHT * SHOPIFY_INVENTORY_BATCH);
     expect(outcome?.calls).toBe(Math.ceil((outcome?.sent ?? 0) / SHOPIFY_INVENTORY_BATCH));
     expect(await differences('shopify')).toMatchObject({ differ: 0 });
+    // Opened at its second round (a push to watch), counted as it went, closed once.
+    expect(await runOf(outcome?.syncId)).toMatchObject({
+      status: 'succeeded',
+      total: (outcome?.sent ?? 0) + (outcome?.unchanged ?? 0),
+      processed: (outcome?.sent ?? 0) + (outcome?.unchanged ?? 0),
+      succeeded: (outcome?.sent ?? 0) + (outcome?.unchanged ?? 0),
+      message: `${outcome?.sent} sent, ${outcome?.unchanged} already right`,
+    });
     const [left] = await t.services.db
       .select({ n: sql<number>`count(*)::int` })
       .from(channelStock)
@@ -258,6 +294,17 @@ describe('full push', () => {
       .where(and(eq(channelStock.channelId, channel.id), isNotNull(channelStock.pendingQty)));
     expect(pending?.n).toBeGreaterThan(0);
     expect(pending?.n).toBeLessThanOrEqual(PUSH_IN_FLIGHT * SHOPIFY_INVENTORY_BATCH);
+
+    // The failed push is on /syncs, failed, with why.
+    const [failedRun] = await t.services.db
+      .select()
+      .from(syncs)
+      .where(and(eq(syncs.channelId, channel.id), eq(syncs.type, 'inventory_push')))
+      .orderBy(sql`${syncs.id} desc`)
+      .limit(1);
+    expect(failedRun?.status).toBe('failed');
+    expect(failedRun?.message).toBeTruthy();
+    expect(failedRun?.finishedAt).not.toBeNull();
 
     // Once Shopify answers again, the next run sends it all.
     const retried = await pushChannel(t.services, channel.id, 'retry');

@@ -3,25 +3,26 @@
 // the provider has it), and record the run. Marks made while a push runs survive for the next one. Starting and
 // running pushes (the job, one per channel at a time, full pushes, leftovers) is push.run.ts.
 import type { SyncTrigger } from '@switchyard/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { InventorySet, InventorySetResult } from '../../connectors/types.ts';
 import type { Services } from '../../services.ts';
 import { type ChannelRow, connectorFor, providerFailure } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { notifyStockChanges } from '../notifications/notifications.producers.ts';
-import { listings } from '../products/products.tables.ts';
 import {
   finishSync,
+  type NewSync,
+  recordFinishedSync,
   recordSyncProgress,
   type SyncItemFailure,
   setSyncTotal,
   startSync,
 } from '../syncs/syncs.records.ts';
 import { type AvailableRow, loadAvailable } from './available.ts';
-import { applyChannelReports, believedQty } from './inbound.ts';
-import { channelStock, inventoryDirty } from './inventory.tables.ts';
-import { asJson, markDirty, rowsOf } from './ledger.ts';
-import { schedulePush } from './schedule.ts';
+import { believedQty } from './inbound.ts';
+import { inventoryDirty } from './inventory.tables.ts';
+import { rowsOf } from './ledger.ts';
+import { clearPending, markPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
 
 /** Variants read and diffed per round: bounds memory on a full push of a large catalog. */
 const ROUND = 2000;
@@ -92,20 +93,14 @@ export async function pushChannel(
   ).map((r) => ({ variantId: r.variant_id as string, markedAt: r.marked_at as string }));
   if (dirty.length === 0) return null;
 
-  // The run's record opens once its first round is read, with that round's size and its levels already right
-  // (one statement; most pushes are one round), or as the push fails before that.
-  const open = (total = 0, succeeded = 0) =>
-    startSync(services.db, {
-      accountId: channel.accountId,
-      channelId,
-      type: 'inventory_push',
-      trigger,
-      total,
-      succeeded,
-      options: { variants: dirty.length },
-    });
-  let syncId = 0;
-  const outcome: PushOutcome = { syncId, sent: 0, unchanged: 0, failed: 0, mismatched: 0, calls: 0 };
+  const run = new PushRun(services, {
+    accountId: channel.accountId,
+    channelId,
+    type: 'inventory_push',
+    trigger,
+    options: { variants: dirty.length },
+  });
+  const outcome: PushOutcome = { syncId: 0, sent: 0, unchanged: 0, failed: 0, mismatched: 0, calls: 0 };
   const keepDirty = new Set<string>();
   /** Marked pending and never sent (the push stopped first): their pending marks are withdrawn. */
   const unsent: Change[] = [];
@@ -115,7 +110,6 @@ export async function pushChannel(
   /** Resolves once every answer in so far is recorded. */
   let recorded = async () => {};
   let fatal: string | null = null;
-  let total = 0;
   try {
     const connector = connectorFor(services, channel);
     const compareAndSet = channel.type === 'shopify' && channel.settings.advanced?.compareAndSet !== false;
@@ -172,7 +166,7 @@ export async function pushChannel(
               failed: group.flatMap((g) => g.result.failed),
             };
             try {
-              await acknowledge(services, channel, connector, syncId, batch, result, outcome, keepDirty);
+              await acknowledge(services, channel, connector, run, batch, result, outcome, keepDirty);
             } catch (err) {
               for (const { row } of batch) keepDirty.add(row.variantId);
               if (!fatal) fatal = err instanceof Error ? err.message : 'The push failed';
@@ -226,10 +220,7 @@ export async function pushChannel(
       // The next round is read while this one's batches are sent.
       next = !fatal && r + 1 < rounds.length ? prepare(rounds[r + 1] as string[]) : null;
       next?.catch(() => undefined);
-      total += round.rows;
-      // The round's size and its levels already right at the channel (handled), in one statement.
-      if (r === 0) outcome.syncId = syncId = await open(total, round.unchanged);
-      else await setSyncTotal(services.db, syncId, total, round.unchanged);
+      await run.round(r, round.rows, round.unchanged);
       outcome.unchanged += round.unchanged;
       for (const change of round.changes) {
         const group = waiting[change.set.compareQuantity != null ? 0 : 1] as Change[];
@@ -273,12 +264,7 @@ export async function pushChannel(
         ) as s
         where d.channel_id = s.channel_id and d.variant_id = s.variant_id`);
     }
-    if (!syncId) outcome.syncId = syncId = await open();
-    await finishSync(services.db, syncId, {
-      error: fatal,
-      message: fatal ? null : `${outcome.sent} sent, ${outcome.unchanged} already right`,
-      channelSynced: channelId,
-    });
+    outcome.syncId = await run.finish(fatal, `${outcome.sent} sent, ${outcome.unchanged} already right`);
   }
   if (fatal) throw new PushFailed(fatal);
   if (outcome.failed > 0) throw new PushFailed(`${outcome.failed} levels could not be sent to ${channel.name}`);
@@ -290,7 +276,7 @@ async function acknowledge(
   services: Services,
   channel: ChannelRow,
   connector: ReturnType<typeof connectorFor>,
-  syncId: number,
+  run: PushRun,
   batch: Change[],
   result: InventorySetResult,
   outcome: PushOutcome,
@@ -346,188 +332,75 @@ async function acknowledge(
   await recordFailed(services, channel, failedRows);
   if (mismatched.length) {
     outcome.mismatched += mismatched.length;
-    await takeInMismatches(services, channel, connector, mismatched, syncId);
+    await takeInMismatches(services, channel, connector, mismatched, await run.open());
   }
   outcome.failed += failures.length;
-  await recordSyncProgress(services.db, syncId, channel.accountId, {
-    succeeded: applied.length + mismatched.length,
-    failures,
-  });
+  await run.progress(applied.length + mismatched.length, failures);
 }
 
 /**
- * Set at an acknowledgement (of `channel_stock cs`): what we believed the channel held before it (the newer of
- * our last acknowledged push and its last report, as `believedQty`), and when that was so.
+ * The push's run on /syncs. An uneventful push (one round, every level acknowledged: most of them) writes its row
+ * once, finished, at its end, where opening, counting and closing it cost three statements. A push that takes a
+ * second round, fails items, meets a compare-and-set mismatch or fails as a whole opens its row as that happens
+ * (with what it counted so far), and counts and closes it as it goes.
  */
-const BASIS_FROM_BELIEF = sql.raw(`basis_qty = case when cs.pushed_qty is null then cs.channel_qty
-    when cs.channel_qty is null then cs.pushed_qty
-    when coalesce(cs.channel_qty_seen_at, cs.channel_qty_at) > cs.pushed_at then cs.channel_qty else cs.pushed_qty end,
-  basis_at = greatest(cs.channel_qty_at, cs.pushed_at)`);
+class PushRun {
+  readonly #services: Services;
+  readonly #input: NewSync;
+  readonly #startedAt = new Date();
+  #total = 0;
+  #succeeded = 0;
+  #opening: Promise<number> | null = null;
 
-/**
- * Writes pendingQty for what is about to be sent (creating the channel_stock rows first seen), in one
- * statement, and remembers the quantity among the last ones sent (an echo of any of them is ours).
- */
-export async function markPending(
-  services: Services,
-  channel: Pick<ChannelRow, 'id' | 'accountId'>,
-  changes: { row: AvailableRow }[],
-) {
-  if (changes.length === 0) return;
-  const now = new Date();
-  const rows = changes.map(({ row }) => [
-    row.variantId,
-    row.externalLocationId,
-    row.locationId,
-    row.inventoryItemId,
-    row.available,
-  ]);
-  await services.db.execute(sql`
-    insert into ${channelStock} as cs (account_id, channel_id, variant_id, external_location_id, location_id,
-      inventory_item_id, pending_qty, pending_at, sent_qtys, updated_at)
-    select ${channel.accountId}, ${channel.id}, v ->> 0, v ->> 1, v ->> 2, v ->> 3, (v ->> 4)::int, ${now},
-      array[(v ->> 4)::int], ${now}
-    from jsonb_array_elements(${asJson(rows)}) as v
-    on conflict (channel_id, variant_id, external_location_id) do update set
-      pending_qty = excluded.pending_qty,
-      -- When the first send since the last acknowledgement went out, and the quantities sent since (up to
-      -- three: a send cut off by a crash or a timeout may still have landed): a report of one of them made
-      -- after that time and before the acknowledgement is an echo.
-      pending_at = case when cs.pending_at is null or cs.pushed_at >= cs.pending_at then excluded.pending_at
-        else cs.pending_at end,
-      sent_qtys = case when cs.pending_at is null or cs.pushed_at >= cs.pending_at then array[excluded.pending_qty]
-        else (coalesce(cs.sent_qtys, '{}') || excluded.pending_qty)[greatest(1, cardinality(coalesce(cs.sent_qtys, '{}')) - 1):] end,
-      location_id = excluded.location_id,
-      inventory_item_id = excluded.inventory_item_id,
-      updated_at = excluded.updated_at`);
-}
+  constructor(services: Services, input: NewSync) {
+    this.#services = services;
+    this.#input = input;
+  }
 
-/**
- * A send that will not land (never sent, refused by the channel, compare-and-set mismatched) leaves the sends of
- * unknown fate (`cs`): its quantity, the last one markPending added, goes; the sends before it since the last
- * acknowledgement (cut off by a crash or a timeout, they may still have landed) stay, with their time.
- */
-const DROP_LAST_SEND = sql.raw(`pending_qty = null,
-  sent_qtys = cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1],
-  pending_at = case when cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end`);
+  /** The row, opened now if it was not (with the counts so far); answers its id. */
+  open(): Promise<number> {
+    this.#opening ??= startSync(this.#services.db, { ...this.#input, total: this.#total, succeeded: this.#succeeded });
+    return this.#opening;
+  }
 
-/** Withdraws the pending marks of levels that were never sent (the push stopped before their turn). */
-export async function clearPending(services: Services, channel: Pick<ChannelRow, 'id'>, rows: AvailableRow[]) {
-  if (rows.length === 0) return;
-  await services.db.execute(sql`
-    update ${channelStock} cs set ${DROP_LAST_SEND}
-    from jsonb_array_elements(${asJson(rows.map((r) => [r.variantId, r.externalLocationId]))}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
-}
+  /** A round read: its levels, and those already right at the channel (handled). */
+  async round(index: number, rows: number, unchanged: number) {
+    this.#total += rows;
+    if (this.#opening) {
+      await setSyncTotal(this.#services.db, await this.#opening, this.#total, unchanged);
+      return;
+    }
+    this.#succeeded += unchanged;
+    // A second round: a push long enough for the merchant to watch.
+    if (index > 0) await this.open();
+  }
 
-/** What the channel acknowledged, after it answered: one statement for the levels, one for the listings. */
-async function recordApplied(services: Services, channel: ChannelRow, rows: AvailableRow[]) {
-  if (rows.length === 0) return;
-  const now = new Date();
-  const values = rows.map((r) => [r.variantId, r.externalLocationId, r.available]);
-  await services.db.execute(sql`
-    update ${channelStock} cs set pushed_qty = (v ->> 2)::int, pushed_at = ${now}, pending_qty = null,
-      ${BASIS_FROM_BELIEF},
-      last_error = null, updated_at = ${now}
-    from jsonb_array_elements(${asJson(values)}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
-  const variantIds = [...new Set(rows.map((r) => r.variantId))];
-  await services.db.execute(sql`
-    update ${listings} set sync_status_code = 1, last_error = null, last_synced_at = ${now}, updated_at = ${now}
-    where ${listings.channelId} = ${channel.id}
-      and ${listings.variantId} in (select jsonb_array_elements_text(${asJson(variantIds)}))`);
-}
+  /** Levels handled: acknowledged, and failed (kept on the run to retry). */
+  async progress(succeeded: number, failures: SyncItemFailure[]) {
+    if (!this.#opening && failures.length === 0) {
+      this.#succeeded += succeeded;
+      return;
+    }
+    const id = await this.open();
+    await recordSyncProgress(this.#services.db, id, this.#input.accountId, { succeeded, failures });
+  }
 
-async function recordFailed(
-  services: Services,
-  channel: ChannelRow,
-  rows: { row: AvailableRow; reason: string; uncertain: boolean }[],
-) {
-  if (rows.length === 0) return;
-  const now = new Date();
-  // Refused: what was sent did not land. Failed otherwise (a 5xx): it may have, and stays a send of unknown fate.
-  const values = rows.map(({ row, reason, uncertain }) => [
-    row.variantId,
-    row.externalLocationId,
-    reason.slice(0, 500),
-    uncertain,
-  ]);
-  await services.db.execute(sql`
-    update ${channelStock} cs set last_error = v ->> 2, updated_at = ${now}, pending_qty = null,
-      sent_qtys = case when (v ->> 3)::boolean then cs.sent_qtys else cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1] end,
-      pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
-    from jsonb_array_elements(${asJson(values)}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
-  // The listings show the error (a variant failed at several locations: one of their reasons).
-  await services.db.execute(sql`
-    update ${listings} l set sync_status_code = 3, last_error = v ->> 2, updated_at = ${now}
-    from jsonb_array_elements(${asJson(values)}) as v
-    where l.channel_id = ${channel.id} and l.variant_id = v ->> 0`);
-}
-
-/**
- * The channel held something other than we believed: someone changed it there. Read it, take the
- * difference in as a channel change, and mark the variants so the next run pushes with the new belief.
- */
-async function takeInMismatches(
-  services: Services,
-  channel: ChannelRow,
-  connector: ReturnType<typeof connectorFor>,
-  pairs: { inventoryItemId: string; locationExternalId: string }[],
-  syncId: number,
-) {
-  const readAt = new Date();
-  const levels = await connector.readInventory(pairs);
-  // This send did not land. The channel holding what an earlier send since our last acknowledgement carried
-  // (one cut off by a crash or a timeout) is that send landing late: an acknowledgement, not a change.
-  const read = asJson(levels.map((l) => [l.inventoryItemId, l.locationExternalId, l.available]));
-  const acknowledged = rowsOf<{ item: string; location: string }>(
-    await services.db.execute(sql`
-      update ${channelStock} cs set ${BASIS_FROM_BELIEF},
-        pushed_qty = (v ->> 2)::int, pushed_at = ${readAt}, pending_qty = null, updated_at = ${readAt}
-      from jsonb_array_elements(${read}) as v
-      where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1
-        and cardinality(coalesce(cs.sent_qtys, '{}')) > 1
-        and (v ->> 2)::int = any(cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1])
-      returning cs.inventory_item_id as item, cs.external_location_id as location`),
-  );
-  const landed = new Set(acknowledged.map((r) => `${r.item}|${r.location}`));
-  // What was pending is not in flight any more, and was refused: it leaves the sends of unknown fate.
-  await services.db.execute(sql`
-    update ${channelStock} cs set ${DROP_LAST_SEND}
-    from jsonb_array_elements(${asJson(pairs.map((p) => [p.inventoryItemId, p.locationExternalId]))}) as v
-    where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1`);
-  await applyChannelReports(
-    services,
-    channel,
-    levels
-      .filter((l) => !landed.has(`${l.inventoryItemId}|${l.locationExternalId}`))
-      .map((l) => ({
-        inventoryItemId: l.inventoryItemId,
-        externalLocationId: l.locationExternalId,
-        quantity: l.available,
-        at: readAt,
-        key: `cas-${syncId}`,
-      })),
-    'channel',
-  );
-  const variants = await services.db
-    .select({ variantId: listings.variantId })
-    .from(listings)
-    .where(
-      and(
-        eq(listings.channelId, channel.id),
-        inArray(
-          listings.inventoryItemId,
-          pairs.map((p) => p.inventoryItemId),
-        ),
-      ),
-    );
-  const marked = await markDirty(
-    services.db,
-    channel.accountId,
-    variants.map((v) => v.variantId),
-    { channelIds: [channel.id] },
-  );
-  await schedulePush(services, marked);
+  /** Closes the run (failed with `fatal`), and sets the channel's last sync time; answers its id. */
+  async finish(fatal: string | null, message: string): Promise<number> {
+    const channelSynced = this.#input.channelId ?? undefined;
+    if (!this.#opening && !fatal) {
+      this.#opening = recordFinishedSync(this.#services.db, {
+        ...this.#input,
+        total: this.#total,
+        succeeded: this.#succeeded,
+        startedAt: this.#startedAt,
+        message,
+        channelSynced,
+      });
+      return this.#opening;
+    }
+    const id = await this.open();
+    await finishSync(this.#services.db, id, { error: fatal, message: fatal ? null : message, channelSynced });
+    return id;
+  }
 }

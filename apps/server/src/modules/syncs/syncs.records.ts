@@ -73,6 +73,39 @@ export async function startSync(db: Db | Tx, input: NewSync & { status?: 'queued
 }
 
 /**
+ * A run over before anyone could watch it (an uneventful stock push: one round, every item done): written once,
+ * succeeded and finished, with its counts and message, and the channel's last sync time set in the same statement.
+ * Answers its id. A run with failed items, or one long enough to show progress, opens with startSync instead.
+ */
+export async function recordFinishedSync(
+  db: Db | Tx,
+  input: NewSync & { startedAt: Date; message: string | null; channelSynced?: string },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const started = input.startedAt.toISOString();
+  const total = input.total ?? 0;
+  const succeeded = input.succeeded ?? 0;
+  const [row] = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      with run as (
+        insert into ${syncs} (account_id, channel_id, type, trigger, status, total, processed, succeeded, options,
+          retry_of, message, created_at, started_at, finished_at, updated_at)
+        values (${input.accountId}, ${input.channelId}, ${input.type}, ${input.trigger}, 'succeeded', ${total},
+          ${succeeded}, ${succeeded}, ${JSON.stringify(input.options ?? {})}::jsonb, ${input.retryOf ?? null},
+          ${input.message}, ${started}::timestamptz, ${started}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)
+        returning id
+      )${
+        input.channelSynced
+          ? sql`, touched as (
+        update ${channels} set last_sync_at = ${now}::timestamptz where ${channels.id} = ${input.channelSynced})`
+          : sql``
+      }
+      select id from run`),
+  );
+  return (row as { id: number }).id;
+}
+
+/**
  * A queued run's job starts (or a failed attempt of it starts over): `running`, counts and failed items
  * cleared, so an attempt that repeats the whole run counts each item once.
  */
