@@ -22,9 +22,10 @@ import { listSquareStores } from '../channels/channels.service.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import type { LocationRow } from './locations.read.ts';
 import { locations } from './locations.tables.ts';
 
-export type LocationRow = typeof locations.$inferSelect;
+export type { LocationRow };
 export type ParsedLocationInput = z.output<typeof LocationInput>;
 export type ParsedLocationPatch = z.output<typeof LocationPatch>;
 
