@@ -56,12 +56,9 @@ export async function ingestOrder(
   order: ProviderOrder,
   options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const touched = new Set<string>();
   const marked = new Set<string>();
   const results = await services.db.transaction((tx) =>
-    withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, [order], options, touched), {
-      marked,
-    }),
+    withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, [order], options), { marked }),
   );
   await schedulePush(services, marked);
   return results.get(order.externalId) as IngestResult;
@@ -94,15 +91,12 @@ export async function ingestOrders(
   const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
   for (let i = 0; i < all.length; i += ORDERS_PER_TRANSACTION) {
     const chunk = all.slice(i, i + ORDERS_PER_TRANSACTION);
-    const touched = new Set<string>();
     const marked = new Set<string>();
     try {
       // The variants the batch changes are marked for their pushes once, at its end (not once per movement); the
       // channels marked are pushed once it commits.
       const results = await services.db.transaction((tx) =>
-        withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, chunk, options, touched), {
-          marked,
-        }),
+        withDirtyMarkedOnce(tx, channel.accountId, () => takeInBatch(tx, channel, chunk, options), { marked }),
       );
       for (const [externalId, result] of results) out.set(externalId, result);
       await schedulePush(services, marked);
@@ -133,7 +127,6 @@ async function takeInBatch(
   channel: IngestChannel,
   list: ProviderOrder[],
   options: IngestOptions,
-  touched: Set<string>,
 ): Promise<Map<string, IngestResult>> {
   const sorted = [...list].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
   const { locations, ours } = await batchLocations(tx, channel.accountId);
@@ -226,7 +219,8 @@ async function takeInBatch(
     variantOf,
     itemOf,
     channelLevels,
-    touched,
+    // What the orders' contexts note as touched is not needed here: the batch's pushes follow its dirty marks.
+    touched: new Set(),
     timeline: [],
     changed: new Set(),
     historical: options.historical,
