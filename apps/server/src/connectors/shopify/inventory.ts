@@ -1,0 +1,191 @@
+/**
+ * Shopify inventory: levels read page by page (per location) or by item/location pair, and set with
+ * inventorySetQuantities (compare-and-set where the change carries a compareQuantity).
+ */
+
+import type { InventoryLevel, InventorySet, InventorySetResult, Page, ProviderLocation } from '../types.ts';
+import {
+  batches,
+  type Connection,
+  decodeCursor,
+  describe,
+  encodeCursor,
+  type ShopifyHost,
+  type UserError,
+} from './graphql.ts';
+
+type InventoryHost = ShopifyHost & { listLocations(): Promise<ProviderLocation[]> };
+
+/** Shopify takes at most 250 rows in one inventorySetQuantities. */
+export const SHOPIFY_INVENTORY_BATCH = 250;
+
+// Page sizes are chosen so each query's requested cost stays under Shopify's 1,000-point single-query cap.
+const LEVELS_PAGE = 250;
+const READBACK_BATCH = 100;
+
+/**
+ * Levels page by location (each location's levels with `available`), so one page is one cheap query.
+ * The cursor carries the locations still to read and the position inside the current one.
+ */
+export async function getInventoryLevels(
+  host: InventoryHost,
+  input: {
+    cursor: string | null;
+    locationExternalIds?: string[];
+  },
+): Promise<Page<InventoryLevel>> {
+  let state: { locations: string[]; index: number; after: string | null };
+  if (input.cursor) state = decodeCursor(input.cursor);
+  else {
+    const locations =
+      input.locationExternalIds ?? (await host.listLocations()).filter((l) => l.active).map((l) => l.externalId);
+    state = { locations, index: 0, after: null };
+  }
+  const locationId = state.locations[state.index];
+  if (!locationId) return { items: [], nextCursor: null };
+  const data = await host.client.request<{
+    location: {
+      inventoryLevels: Connection<{ item: { id: string }; quantities: { name: string; quantity: number }[] }>;
+    } | null;
+  }>(
+    `query($id: ID!, $after: String) { location(id: $id) { inventoryLevels(first: ${LEVELS_PAGE}, after: $after) {
+      nodes { item { id } quantities(names: ["available"]) { name quantity } } pageInfo { hasNextPage endCursor } } } }`,
+    { id: locationId, after: state.after },
+    753,
+  );
+  const levels = data.location?.inventoryLevels;
+  const items: InventoryLevel[] = (levels?.nodes ?? []).map((n) => ({
+    inventoryItemId: n.item.id,
+    locationExternalId: locationId,
+    available: n.quantities.find((q) => q.name === 'available')?.quantity ?? 0,
+  }));
+  const next = levels?.pageInfo.hasNextPage
+    ? { ...state, after: levels.pageInfo.endCursor }
+    : { ...state, index: state.index + 1, after: null };
+  return { items, nextCursor: next.index < next.locations.length ? encodeCursor(next) : null };
+}
+
+/**
+ * inventorySetQuantities in batches of 250 ("available", reason "correction"). Rows with a
+ * compareQuantity go in compare-and-set batches, the others with ignoreCompareQuantity. Shopify applies
+ * a batch all or nothing: rows it names in userErrors are set aside (a stale compareQuantity is a
+ * mismatch: someone else changed the level) and the rest is resent. Only when an attempt of the call may
+ * have been applied before it failed (a timeout, a dropped connection, a 5xx) can a stale row be our own
+ * change landing: then a read-back that shows the quantity we wanted counts it applied.
+ */
+export async function setInventory(host: InventoryHost, changes: InventorySet[]): Promise<InventorySetResult> {
+  const result: InventorySetResult = { applied: [], failed: [] };
+  const guarded = changes.filter((c) => c.compareQuantity != null);
+  const unguarded = changes.filter((c) => c.compareQuantity == null);
+  for (const group of [guarded, unguarded])
+    for (const batch of batches(group, SHOPIFY_INVENTORY_BATCH)) await setBatch(host, batch, result);
+  return result;
+}
+
+async function setBatch(host: InventoryHost, batch: InventorySet[], result: InventorySetResult) {
+  let pending = batch;
+  const stale: InventorySet[] = [];
+  let uncertain = false;
+  while (pending.length > 0) {
+    const compare = pending[0]?.compareQuantity != null;
+    const data = await host.client.request<{
+      inventorySetQuantities: { userErrors: UserError[] } | null;
+    }>(
+      `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) {
+        inventoryAdjustmentGroup { id } userErrors { code field message } } }`,
+      {
+        input: {
+          name: 'available',
+          reason: 'correction',
+          referenceDocumentUri: 'gid://switchyard/InventorySync/set',
+          ignoreCompareQuantity: !compare,
+          quantities: pending.map((c) => ({
+            inventoryItemId: c.inventoryItemId,
+            locationId: c.locationExternalId,
+            quantity: c.quantity,
+            ...(compare ? { compareQuantity: c.compareQuantity } : {}),
+          })),
+        },
+      },
+      10,
+      undefined,
+      () => {
+        uncertain = true;
+      },
+    );
+    const errors = data.inventorySetQuantities?.userErrors ?? [];
+    if (errors.length === 0) {
+      result.applied.push(...pending);
+      break;
+    }
+    const rejected = new Map<number, UserError>();
+    for (const e of errors) {
+      const index = e.field?.[0] === 'input' && e.field[1] === 'quantities' ? Number(e.field[2]) : Number.NaN;
+      if (Number.isInteger(index) && pending[index]) rejected.set(index, e);
+    }
+    if (rejected.size === 0) {
+      // An error about the whole request (name, reason): nothing in this batch can go through.
+      for (const change of pending) result.failed.push({ change, reason: describe(errors), mismatch: false });
+      break;
+    }
+    for (const [index, e] of rejected) {
+      const change = pending[index] as InventorySet;
+      if (e.code === 'COMPARE_QUANTITY_STALE') stale.push(change);
+      else result.failed.push({ change, reason: `${e.code ?? 'ERROR'}: ${e.message}`, mismatch: false });
+    }
+    pending = pending.filter((_, i) => !rejected.has(i));
+  }
+  if (stale.length > 0) {
+    // A retried call that Shopify had applied before the connection dropped reads as stale: check. A call
+    // answered at its first attempt was not applied before, so the level holding our quantity is then
+    // someone else's change that happens to equal it (the caller takes it in as one).
+    const current = await readAvailable(host, stale);
+    for (const change of stale) {
+      const now = current.get(`${change.inventoryItemId}|${change.locationExternalId}`);
+      if (uncertain && now === change.quantity) result.applied.push(change);
+      else
+        result.failed.push({
+          change,
+          reason: `Shopify holds ${now ?? 'an unknown quantity'}, not ${change.compareQuantity}`,
+          mismatch: true,
+        });
+    }
+  }
+}
+
+export async function readInventory(
+  host: InventoryHost,
+  pairs: { inventoryItemId: string; locationExternalId: string }[],
+): Promise<InventoryLevel[]> {
+  const current = await readAvailable(
+    host,
+    pairs.map((p) => ({ ...p, quantity: 0 })),
+  );
+  return pairs.flatMap((p) => {
+    const available = current.get(`${p.inventoryItemId}|${p.locationExternalId}`);
+    return available === undefined ? [] : [{ ...p, available }];
+  });
+}
+
+/** `available` of item/location pairs, many per query through aliases. */
+async function readAvailable(host: InventoryHost, pairs: InventorySet[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const chunk of batches(pairs, READBACK_BATCH)) {
+    const variables: Record<string, string> = {};
+    const defs: string[] = [];
+    const fields = chunk.map((c, i) => {
+      variables[`i${i}`] = c.inventoryItemId;
+      variables[`l${i}`] = c.locationExternalId;
+      defs.push(`$i${i}: ID!, $l${i}: ID!`);
+      return `r${i}: inventoryItem(id: $i${i}) { inventoryLevel(locationId: $l${i}) { quantities(names: ["available"]) { quantity } } }`;
+    });
+    const data = await host.client.request<
+      Record<string, { inventoryLevel: { quantities: { quantity: number }[] } | null } | null>
+    >(`query(${defs.join(', ')}) { ${fields.join(' ')} }`, variables, chunk.length * 3);
+    chunk.forEach((c, i) => {
+      const q = data[`r${i}`]?.inventoryLevel?.quantities[0]?.quantity;
+      if (q !== undefined) out.set(`${c.inventoryItemId}|${c.locationExternalId}`, q);
+    });
+  }
+  return out;
+}
