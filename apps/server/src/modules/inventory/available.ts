@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { buffers } from '../buffers/buffers.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { listings, variants } from '../products/products.tables.ts';
 import { channelStock, inventoryLevels } from './inventory.tables.ts';
 
@@ -225,10 +225,7 @@ export async function loadAvailable(
           ),
         );
   if (channelRows.length === 0) return [];
-  const ours = await db
-    .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
-    .from(locations)
-    .where(eq(locations.accountId, accountId));
+  const ours = await accountLocations(db, accountId);
   const mapped = new Map(channelRows.map((c) => [c.id, pushedLocations(c.settings, ours)]));
   const channelIds = channelRows.filter((c) => (mapped.get(c.id)?.length ?? 0) > 0).map((c) => c.id);
   if (channelIds.length === 0) return [];

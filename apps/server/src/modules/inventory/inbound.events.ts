@@ -10,7 +10,7 @@ import {
 } from '../channels/channels.intake.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { pushedLocations } from './available.ts';
 import { applyChannelReports, type ChannelReport, isEcho } from './inbound.ts';
 import { channelStock } from './inventory.tables.ts';
@@ -192,7 +192,7 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     }
     let reports: ChannelReport[] = [];
     if (channel.type === 'bigcommerce') {
-      const mapped = pushedLocations(channel.settings, await ourLocations(services, channel.accountId)).map(
+      const mapped = pushedLocations(channel.settings, await accountLocations(services.db, channel.accountId)).map(
         (m) => m.externalLocationId,
       );
       // One read of every level the events name; the key of each is the newest event naming it.
@@ -234,11 +234,4 @@ async function drainInventoryEvents(services: Services, channelId: string): Prom
     await recordEventError(services, ids, err);
     throw err;
   }
-}
-
-async function ourLocations(services: Services, accountId: string) {
-  return services.db
-    .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
-    .from(locations)
-    .where(eq(locations.accountId, accountId));
 }

@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
 import { absorbIntoClaims, lockExpectedClaims, type OpenClaim, writeClaims } from './claims.pass.ts';
@@ -124,10 +124,7 @@ export async function applyChannelReports(
   const result: InboundResult = { changed: 0, unchanged: 0, ignored: 0, channelIds: [] };
   if (reports.length === 0) return result;
   const marked = await services.db.transaction(async (tx) => {
-    const ours = await tx
-      .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
-      .from(locations)
-      .where(eq(locations.accountId, channel.accountId));
+    const ours = await accountLocations(tx, channel.accountId);
     const locationOf = new Map(pushedLocations(channel.settings, ours).map((l) => [l.externalLocationId, l]));
     const items = [...new Set(reports.map((r) => r.inventoryItemId))];
     const listed = new Map<string, string>();

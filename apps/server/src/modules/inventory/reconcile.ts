@@ -8,7 +8,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { connectorFor, findChannel, providerFailure } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { finishSync, recordSyncProgress, setSyncTotal, startSync } from '../syncs/syncs.records.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { loadAvailable, pushedLocations } from './available.ts';
@@ -39,10 +39,7 @@ export async function reconcileChannel(
   const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
   if (!channel || !['connected', 'error'].includes(channel.status) || !channel.credentials) return null;
   if (!channel.features?.inventory) return null;
-  const ours = await services.db
-    .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
-    .from(locations)
-    .where(eq(locations.accountId, channel.accountId));
+  const ours = await accountLocations(services.db, channel.accountId);
   const mapped = pushedLocations(channel.settings, ours);
   const syncId = await startSync(services.db, { accountId: channel.accountId, channelId, type: 'reconcile', trigger });
   const outcome: ReconcileOutcome = { syncId, compared: 0, drifted: 0, repushed: 0 };

@@ -8,7 +8,7 @@ import { insertRows } from '../../db/insert-rows.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import type { LockedChannelLevel } from '../inventory/claims.ts';
 import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
 import type { EngineLocation } from '../routing/engine.types.ts';
 import {
@@ -116,19 +116,8 @@ export async function batchLocations(tx: Tx, accountId: string) {
 }
 
 /** The account's locations, as allocation and the channel's location map read them. */
-export const ourLocations = (tx: Tx, accountId: string): Promise<OurLocation[]> =>
-  tx
-    .select({
-      id: locations.id,
-      name: locations.name,
-      storeId: locations.storeId,
-      enabled: locations.enabled,
-      ships: locations.ships,
-      pickup: locations.pickup,
-      priority: locations.priority,
-    })
-    .from(locations)
-    .where(eq(locations.accountId, accountId));
+export const ourLocations = async (tx: Tx, accountId: string): Promise<OurLocation[]> =>
+  (await accountLocations(tx, accountId)).map((l) => ({ ...l, storeId: l.storeId ?? '' }));
 
 /**
  * What the orders of one transaction share: read and locked once at its start, written once at its end.

@@ -12,11 +12,12 @@ import { CHANNEL_LABELS } from '@switchyard/contracts';
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { claimChannelMovement, claimsInSeed } from '../inventory/claims.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { lockLevelsFor } from '../routing/routing.allocate.ts';
 import { routeWaitingInTx } from '../routing/routing.reroute.ts';
 import type { OurLocation } from './allocate.ts';
+import { ourLocations } from './ingest.context.ts';
 import { type IngestChannel, locationResolver } from './ingest.ts';
 import { orderAllocations, orderLines, orders } from './orders.tables.ts';
 import { recomputeFlags, type TimelineInput, writeTimelines } from './orders.timeline.ts';
@@ -115,10 +116,7 @@ export async function ordersAwaitingStock(
   return {
     variantIds: lineVariants,
     async lockLevels(seedVariantIds) {
-      const ids = await tx
-        .select({ id: locations.id })
-        .from(locations)
-        .where(eq(locations.accountId, channel.accountId));
+      const ids = await accountLocations(tx, channel.accountId);
       await lockLevelsFor(
         tx,
         channel.accountId,
@@ -143,18 +141,7 @@ async function claimWaiting(
   const levelOf = new Map(seeded.map((l) => [levelKey(l), l]));
   const atSeeded = lines.filter((l) => levelOf.has(levelKey(lineLevel(l))));
   if (atSeeded.length === 0) return [];
-  const ours: OurLocation[] = await tx
-    .select({
-      id: locations.id,
-      name: locations.name,
-      storeId: locations.storeId,
-      enabled: locations.enabled,
-      ships: locations.ships,
-      pickup: locations.pickup,
-      priority: locations.priority,
-    })
-    .from(locations)
-    .where(eq(locations.accountId, channel.accountId));
+  const ours: OurLocation[] = await ourLocations(tx, channel.accountId);
   const resolve = locationResolver(channel.settings, ours);
   const nameOf = (id: string) => ours.find((l) => l.id === id)?.name ?? 'a location';
   const label = CHANNEL_LABELS[channel.type];

@@ -24,6 +24,7 @@ import type { Actor } from '../../trpc/context.ts';
 import { users } from '../accounts/accounts.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { locationById } from '../locations/locations.read.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import { variants } from '../products/products.tables.ts';
@@ -176,12 +177,7 @@ export async function getOrder(db: Db, actor: Actor, id: string): Promise<OrderD
       .where(eq(orderAllocations.orderId, id))
       .orderBy(orderAllocations.createdAt, orderAllocations.id),
     db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.createdAt, orderEvents.id),
-    row.pickupLocationId
-      ? db
-          .select({ id: locations.id, name: locations.name, storeId: locations.storeId })
-          .from(locations)
-          .where(eq(locations.id, row.pickupLocationId))
-      : Promise.resolve([]),
+    row.pickupLocationId ? locationById(db, actor.accountId, row.pickupLocationId) : Promise.resolve(undefined),
   ]);
   const status = row.status as OrderStatus;
   return {
@@ -189,7 +185,7 @@ export async function getOrder(db: Db, actor: Actor, id: string): Promise<OrderD
     customerPhone: row.customerPhone,
     shippingAddress: row.shippingAddress ?? null,
     billingAddress: row.billingAddress ?? null,
-    pickupLocation: pickup[0] ?? null,
+    pickupLocation: pickup ? { id: pickup.id, name: pickup.name, storeId: pickup.storeId } : null,
     subtotal: row.subtotal,
     shippingTotal: row.shippingTotal,
     discountTotal: row.discountTotal,
