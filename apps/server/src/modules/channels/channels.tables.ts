@@ -100,8 +100,6 @@ export const webhookEvents = pgTable(
     index('webhook_events_channel_idx').on(t.channelId, t.receivedAt),
     // The events a channel's passes wait on, oldest first: without it each pass read past every event the
     // channel ever had processed (a few ms at a few thousand, and growing), to find the few that wait.
-    index('webhook_events_waiting_idx')
-      .on(t.channelId, t.receivedAt, t.id)
-      .where(sql`${t.processedAt} is null`),
+    index('webhook_events_waiting_idx').on(t.channelId, t.receivedAt, t.id).where(sql`${t.processedAt} is null`),
   ],
 );
