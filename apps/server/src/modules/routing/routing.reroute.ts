@@ -25,7 +25,7 @@ import type { Actor } from '../../trpc/context.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { lockAvailable, releaseReservation, reserveFirstAvailable } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationById } from '../locations/locations.read.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
 import {
   type AllocationRecord,
@@ -61,10 +61,7 @@ export async function listAllocations(db: Db, actor: Pick<Actor, 'accountId'>, r
     if (!o) throw new DomainError('NOT_FOUND', ROUTING_MESSAGES.orderNotFound);
   }
   if (input.location_id) {
-    const [l] = await db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.accountId, actor.accountId), eq(locations.id, input.location_id)));
+    const l = await locationById(db, actor.accountId, input.location_id);
     if (!l) throw new DomainError('NOT_FOUND', 'Location not found');
   }
   const { rows, total } = await allocationRows(db, actor.accountId, {

@@ -13,13 +13,13 @@ import {
   RuleSetRef,
   SaveRoutingRulesInput,
 } from '@switchyard/contracts';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationsByIds } from '../locations/locations.read.ts';
 import { actorName } from '../orders/orders.service.ts';
 import { routingRuleSets } from './routing.tables.ts';
 
@@ -115,10 +115,7 @@ export async function checkRules(db: Db | Tx, accountId: string, raw: unknown): 
   for (const r of parsed.data)
     for (const id of [...r.strategy.locationIds, ...r.strategy.excludeLocationIds]) named.add(id);
   if (named.size) {
-    const found = await db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.accountId, accountId), inArray(locations.id, [...named])));
+    const found = await locationsByIds(db, accountId, [...named]);
     const ours = new Set(found.map((f) => f.id));
     const missing = [...named].find((id) => !ours.has(id));
     if (missing) throw new DomainError('VALIDATION', ROUTING_MESSAGES.unknownLocation(missing));

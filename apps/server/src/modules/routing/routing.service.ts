@@ -5,11 +5,11 @@ import {
   ROUTING_MESSAGES,
   type RoutingLocation,
 } from '@switchyard/contracts';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { orders } from '../orders/orders.tables.ts';
 import type { EngineLocation } from './engine.types.ts';
 import { placePostalCode } from './geo.ts';
@@ -20,11 +20,7 @@ import { routingDecisions } from './routing.tables.ts';
  * postal code (geo.ts) when the data set knows it; the coordinates a merchant typed win.
  */
 export async function engineLocations(db: Db | Tx, accountId: string): Promise<EngineLocation[]> {
-  const rows = await db
-    .select()
-    .from(locations)
-    .where(eq(locations.accountId, accountId))
-    .orderBy(asc(locations.priority), asc(locations.name), asc(locations.id));
+  const rows = await accountLocations(db, accountId, ['priority', 'name', 'id']);
   return rows.map((r) => {
     let latitude = r.latitude ?? null;
     let longitude = r.longitude ?? null;
