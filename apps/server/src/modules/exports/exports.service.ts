@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { accounts } from '../accounts/accounts.tables.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { products, variants } from '../products/products.tables.ts';
 
 type Owner = Pick<Actor, 'accountId'>;
@@ -53,12 +53,10 @@ interface Level {
   reserved: number;
 }
 
-async function accountLocations(db: Db, owner: Owner): Promise<ExportLocation[]> {
-  return db
-    .select({ id: locations.id, storeId: locations.storeId, enabled: locations.enabled })
-    .from(locations)
-    .where(eq(locations.accountId, owner.accountId))
-    .orderBy(asc(locations.storeId));
+/** The account's locations by store id. */
+async function exportLocations(db: Db, owner: Owner): Promise<ExportLocation[]> {
+  const rows = await accountLocations(db, owner.accountId, ['storeId']);
+  return rows.map((l) => ({ id: l.id, storeId: l.storeId, enabled: l.enabled }));
 }
 
 function variantFilter(owner: Owner, skus?: string[]): SQL | undefined {
@@ -196,7 +194,7 @@ export async function exportCatalogInventory(
   options: ExportOptions = {},
   now = new Date(),
 ): Promise<CsvExport> {
-  const [locs, currency] = await Promise.all([accountLocations(db, owner), currencyOf(db, owner)]);
+  const [locs, currency] = await Promise.all([exportLocations(db, owner), currencyOf(db, owner)]);
   const columns = [
     ...CATALOG_INVENTORY_COLUMNS,
     ...locs.flatMap((l) => [`${l.storeId} on hand`, `${l.storeId} reserved`]),
@@ -257,7 +255,7 @@ export async function inventorySimpleCsv(
   options: ExportOptions = {},
   now = new Date(),
 ): Promise<CsvExport> {
-  const locs = await accountLocations(db, owner);
+  const locs = await exportLocations(db, owner);
   const skus = parseSkus(query.skus);
   const records = flatten(variantPages(db, owner, { ...options, ...(skus ? { skus } : {}) }), ({ variant, levels }) => {
     const onHand = locs.map((l) => levels.get(l.id)?.onHand ?? 0);
@@ -275,7 +273,7 @@ export async function inventorySimpleReport(
   owner: Owner,
   query: { limit: number; offset: number; skus?: string | undefined },
 ): Promise<InventorySimpleReport> {
-  const locs = await accountLocations(db, owner);
+  const locs = await exportLocations(db, owner);
   const where = variantFilter(owner, parseSkus(query.skus));
   const [page, [total]] = await Promise.all([
     db

@@ -15,7 +15,7 @@ import { DomainError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { type LocationRow, locationById, locationByStoreId, locationsByIds } from '../locations/locations.read.ts';
 import { unitsLeft } from '../orders/orders.fulfil.ts';
 import { actorName } from '../orders/orders.service.ts';
 import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
@@ -42,7 +42,7 @@ export async function listShipments(db: Db, actor: Actor, orderId: string): Prom
     .from(shipments)
     .where(and(eq(shipments.accountId, actor.accountId), eq(shipments.orderId, orderId)))
     .orderBy(desc(shipments.createdAt), desc(shipments.id));
-  return { results: await toDtos(db, rows) };
+  return { results: await toDtos(db, actor.accountId, rows) };
 }
 
 export async function getShipment(db: Db, accountId: string, id: string): Promise<Shipment> {
@@ -51,11 +51,11 @@ export async function getShipment(db: Db, accountId: string, id: string): Promis
     .from(shipments)
     .where(and(eq(shipments.id, id), eq(shipments.accountId, accountId)));
   if (!row) throw new DomainError('NOT_FOUND', SHIPMENT_MESSAGES.notFound);
-  const [dto] = await toDtos(db, [row]);
+  const [dto] = await toDtos(db, accountId, [row]);
   return dto as Shipment;
 }
 
-async function toDtos(db: Db, rows: ShipmentRow[]): Promise<Shipment[]> {
+async function toDtos(db: Db, accountId: string, rows: ShipmentRow[]): Promise<Shipment[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const locationIds = [...new Set(rows.map((r) => r.locationId).filter((l): l is string => !!l))];
@@ -71,17 +71,13 @@ async function toDtos(db: Db, rows: ShipmentRow[]): Promise<Shipment[]> {
       .innerJoin(orderLines, eq(orderLines.id, shipmentItems.lineId))
       .where(inArray(shipmentItems.shipmentId, ids))
       .orderBy(asc(orderLines.position)),
-    locationIds.length
-      ? db
-          .select({ id: locations.id, name: locations.name, storeId: locations.storeId })
-          .from(locations)
-          .where(inArray(locations.id, locationIds))
-      : Promise.resolve([]),
+    locationsByIds(db, accountId, locationIds),
   ]);
+  const storeOf = new Map(stores.map((s) => [s.id, { id: s.id, name: s.name, storeId: s.storeId }]));
   return rows.map((r) => ({
     id: r.id,
     orderId: r.orderId,
-    store: stores.find((s) => s.id === r.locationId) ?? null,
+    store: storeOf.get(r.locationId ?? '') ?? null,
     status: r.status,
     carrier: r.carrier,
     service: r.service,
@@ -163,7 +159,7 @@ export function combineRates(
   return rates;
 }
 
-const addressOfLocation = (l: typeof locations.$inferSelect): CarrierAddress => ({
+const addressOfLocation = (l: LocationRow): CarrierAddress => ({
   name: l.name,
   street1: l.address.address1 ?? null,
   street2: l.address.address2 ?? null,
@@ -205,12 +201,9 @@ export async function createShipment(
   if (order.status === 7) throw new DomainError('INVALID_STATE', SHIPMENT_MESSAGES.cancelled);
   const ship = order.shippingAddress;
   if (!ship?.address1 || !ship.zip) throw new DomainError('VALIDATION', SHIPMENT_MESSAGES.noAddress);
-  let store: typeof locations.$inferSelect | undefined;
+  let store: LocationRow | undefined;
   if (input.store_id) {
-    [store] = await db
-      .select()
-      .from(locations)
-      .where(and(eq(locations.accountId, actor.accountId), eq(locations.storeId, input.store_id)));
+    store = await locationByStoreId(db, actor.accountId, input.store_id);
     if (!store) throw new DomainError('NOT_FOUND', `No location has store id ${input.store_id}.`);
   }
   // Allocations still to ship: allocated or picked with units left, and in no shipment being bought or rated
@@ -257,7 +250,7 @@ export async function createShipment(
     throw new DomainError('VALIDATION', SHIPMENT_MESSAGES.mixedStores);
   chosen = chosen.filter((a) => a.locationId === locationId);
   if (chosen.length === 0 || !locationId) throw new DomainError('VALIDATION', SHIPMENT_MESSAGES.noItems);
-  if (!store) [store] = await db.select().from(locations).where(eq(locations.id, locationId));
+  if (!store) store = await locationById(db, actor.accountId, locationId);
   if (!store) throw new DomainError('VALIDATION', SHIPMENT_MESSAGES.noItems);
   const from = addressOfLocation(store);
   if (!from.street1 || !from.zip) throw new DomainError('VALIDATION', SHIPMENT_MESSAGES.storeAddress(store.name));

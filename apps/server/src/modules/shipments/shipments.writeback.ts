@@ -9,7 +9,7 @@ import { DomainError } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationById } from '../locations/locations.read.ts';
 import { orderLines, orders } from '../orders/orders.tables.ts';
 import { recordWriteBack } from '../orders/orders.timeline.ts';
 import { channelSettingsOf } from '../products/catalog-import.ts';
@@ -53,9 +53,7 @@ export async function writeBackShipment(
     for (const i of items) byLine.set(i.externalId, (byLine.get(i.externalId) ?? 0) + i.quantity);
     const lines = [...byLine].map(([lineExternalId, quantity]) => ({ lineExternalId, quantity }));
     // The store's location at the channel (its location map), so Shopify fulfils that location's fulfillment order.
-    const [store] = row.locationId
-      ? await db.select({ storeId: locations.storeId }).from(locations).where(eq(locations.id, row.locationId))
-      : [];
+    const store = row.locationId ? await locationById(db, row.accountId, row.locationId) : undefined;
     const mapped = channelSettingsOf(channel).channel.locationMap.find((m) => store && m.storeId === store.storeId);
     const locationExternalId =
       mapped?.externalLocationId ?? (channel.type === 'square' ? (store?.storeId ?? null) : null);
