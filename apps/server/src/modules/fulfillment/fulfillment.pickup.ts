@@ -15,7 +15,7 @@ import { accounts } from '../accounts/accounts.tables.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { schedulePush } from '../inventory/schedule.ts';
-import type { locations } from '../locations/locations.tables.ts';
+import type { LocationRow } from '../locations/locations.read.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import {
   consumeAllocations,
@@ -36,7 +36,6 @@ export const PICKUP_AT_CHANNEL_JOB = 'fulfillment.pickup-at-channel';
 export type PickupStage = 'ready' | 'picked_up';
 
 type OrderRow = typeof orders.$inferSelect;
-type LocationRow = typeof locations.$inferSelect;
 
 const addressOf = (l: LocationRow) =>
   [l.address.address1, l.address.city, l.address.province, l.address.zip].filter(Boolean).join(', ');

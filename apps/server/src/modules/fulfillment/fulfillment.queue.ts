@@ -13,18 +13,16 @@ import {
   type FulfillmentStores,
   SHIPPING_LOCATION_SETTING,
 } from '@switchyard/contracts';
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { accountSettings } from '../accounts/accounts.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations, type LocationRow, locationByStoreId } from '../locations/locations.read.ts';
 import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
 import { fulfillmentSteps } from './fulfillment.tables.ts';
 import { storeUnits } from './fulfillment.units.ts';
-
-type LocationRow = typeof locations.$inferSelect;
 
 export const toStore = (l: LocationRow): FulfillmentStore => ({
   id: l.id,
@@ -38,11 +36,7 @@ export const toStore = (l: LocationRow): FulfillmentStore => ({
 /** The account's stores for the selector, and which one the queue opens on. */
 export async function listStores(db: Db | Tx, actor: Actor): Promise<FulfillmentStores> {
   const [rows, [stored]] = await Promise.all([
-    db
-      .select()
-      .from(locations)
-      .where(eq(locations.accountId, actor.accountId))
-      .orderBy(asc(locations.priority), asc(locations.name)),
+    accountLocations(db, actor.accountId, ['priority', 'name']),
     db
       .select({ value: accountSettings.value })
       .from(accountSettings)
@@ -61,20 +55,13 @@ export async function resolveStore(
   storeId: string | undefined,
 ): Promise<LocationRow | null> {
   if (storeId) {
-    const [row] = await db
-      .select()
-      .from(locations)
-      .where(and(eq(locations.accountId, actor.accountId), eq(locations.storeId, storeId)));
+    const row = await locationByStoreId(db, actor.accountId, storeId);
     if (!row) throw new DomainError('NOT_FOUND', FULFILLMENT_MESSAGES.storeNotFound(storeId));
     return row;
   }
   const { defaultStoreId } = await listStores(db, actor);
   if (!defaultStoreId) return null;
-  const [row] = await db
-    .select()
-    .from(locations)
-    .where(and(eq(locations.accountId, actor.accountId), eq(locations.storeId, defaultStoreId)));
-  return row ?? null;
+  return (await locationByStoreId(db, actor.accountId, defaultStoreId)) ?? null;
 }
 
 /** An allocation of the order at the store, optionally in some statuses. */

@@ -16,6 +16,7 @@ import { DomainError } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { channels } from '../channels/channels.tables.ts';
+import { type LocationRow, locationById } from '../locations/locations.read.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { lockAllocations, lockOrder, markPicked, unpick } from '../orders/orders.fulfil.ts';
 import { actorName } from '../orders/orders.service.ts';
@@ -26,7 +27,6 @@ import { resolveStore, toStore } from './fulfillment.queue.ts';
 import { fulfillmentSteps } from './fulfillment.tables.ts';
 import { storedAfterScan, storeUnits } from './fulfillment.units.ts';
 
-type LocationRow = typeof locations.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
 /**
@@ -52,7 +52,7 @@ export async function storeOfOrder(
     .limit(1);
   if (row) return row.location;
   if (order.pickupLocationId) {
-    const [pickup] = await db.select().from(locations).where(eq(locations.id, order.pickupLocationId));
+    const pickup = await locationById(db, actor.accountId, order.pickupLocationId);
     if (pickup) return pickup;
   }
   return resolveStore(db, actor, undefined);

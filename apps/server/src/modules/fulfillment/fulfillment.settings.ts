@@ -15,7 +15,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { accountSettings } from '../accounts/accounts.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationByStoreId } from '../locations/locations.read.ts';
 
 /** The account's pickup e-mail texts: its own when it saved valid ones, else the defaults. */
 export async function getPickupEmails(db: Db | Tx, accountId: string): Promise<PickupEmails> {
@@ -66,10 +66,7 @@ export async function setShippingLocation(db: Db, actor: Actor, raw: unknown): P
     await remove(db, actor.accountId, SHIPPING_LOCATION_SETTING);
     return getFulfillmentSettings(db, actor);
   }
-  const [location] = await db
-    .select({ name: locations.name, enabled: locations.enabled, storeId: locations.storeId })
-    .from(locations)
-    .where(and(eq(locations.accountId, actor.accountId), eq(locations.storeId, input.store_id)));
+  const location = await locationByStoreId(db, actor.accountId, input.store_id);
   if (!location) throw new DomainError('NOT_FOUND', FULFILLMENT_SETTINGS_MESSAGES.storeNotFound(input.store_id));
   if (!location.enabled)
     throw new DomainError('VALIDATION', FULFILLMENT_SETTINGS_MESSAGES.storeDisabled(location.name));

@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { claimChannelMovement } from '../inventory/claims.ts';
 import { applyMovements } from '../inventory/ledger.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { recordReturnMetrics } from '../metrics/metrics.returns.ts';
 import { locationResolver } from '../orders/ingest.ts';
 import {
@@ -100,18 +100,7 @@ async function processReturn(tx: Tx, accountId: string, returnId: string, by: Pr
 
   const [channel] = ret.channelId ? await tx.select().from(channels).where(eq(channels.id, ret.channelId)) : [];
   const settings: ChannelSettings = { ...DEFAULT_CHANNEL_SETTINGS, ...(channel?.settings ?? {}) };
-  const ours = await tx
-    .select({
-      id: locations.id,
-      name: locations.name,
-      storeId: locations.storeId,
-      enabled: locations.enabled,
-      ships: locations.ships,
-      pickup: locations.pickup,
-      priority: locations.priority,
-    })
-    .from(locations)
-    .where(eq(locations.accountId, accountId));
+  const ours = await accountLocations(tx, accountId);
   const resolve = locationResolver(settings, ours);
   const order = await orderOf(tx, accountId, ret);
   if (order && ret.orderId !== order.id) {

@@ -17,6 +17,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { locationById } from '../locations/locations.read.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { orderForReturn } from '../orders/orders.refunds.ts';
 import { actorName } from '../orders/orders.service.ts';
@@ -166,10 +167,7 @@ export async function createReturn(services: Services, actor: Actor, raw: Create
     if (!(RETURNABLE_STATUSES as readonly number[]).includes(order.status)) {
       throw new DomainError('INVALID_STATE', RETURN_MESSAGES.notReturnable);
     }
-    const [location] = await tx
-      .select()
-      .from(locations)
-      .where(and(eq(locations.id, input.location_id), eq(locations.accountId, actor.accountId)));
+    const location = await locationById(tx, actor.accountId, input.location_id);
     if (!location) throw new DomainError('VALIDATION', RETURN_MESSAGES.storeNotFound);
     const [channel] = order.channelId ? await tx.select().from(channels).where(eq(channels.id, order.channelId)) : [];
     const seen = new Set<string>();
