@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { accounts, users } from '../accounts/accounts.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { countLocations } from '../locations/locations.read.ts';
 import { plans, subscriptions } from './billing.tables.ts';
 
 type Counter = (db: Db, accountId: string) => Promise<number>;
@@ -21,10 +21,7 @@ const counters: Partial<Record<PlanLimitKey, Counter>> = {
   },
   // Every location counts, enabled or not: a disabled one is still set up and mapped. Counted here rather
   // than registered by the locations module, so a worker-only process (catalog import) counts them too.
-  locations: async (db, accountId) => {
-    const [row] = await db.select({ n: count() }).from(locations).where(eq(locations.accountId, accountId));
-    return row?.n ?? 0;
-  },
+  locations: countLocations,
   users: async (db, accountId) => {
     const [row] = await db.select({ n: count() }).from(users).where(eq(users.accountId, accountId));
     return row?.n ?? 0;

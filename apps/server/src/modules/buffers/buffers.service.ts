@@ -10,7 +10,7 @@ import type { Actor } from '../../trpc/context.ts';
 import { findChannel } from '../channels/channels.service.ts';
 import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationByStoreId } from '../locations/locations.read.ts';
 import { products, variants } from '../products/products.tables.ts';
 import { buffers } from './buffers.tables.ts';
 
@@ -105,10 +105,7 @@ async function variantIdOf(db: Db, actor: Who, sku: string): Promise<string> {
 }
 
 async function assertLocation(db: Db, actor: Who, storeId: string): Promise<void> {
-  const [location] = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.accountId, actor.accountId), eq(locations.storeId, storeId)));
+  const location = await locationByStoreId(db, actor.accountId, storeId);
   if (!location) throw new DomainError('VALIDATION', `None of your locations has the store id “${storeId}”.`);
 }
 

@@ -29,6 +29,7 @@ import {
 import { channels } from '../channels/channels.tables.ts';
 import { markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { queueOrderImport } from '../orders/orders.import.ts';
 import {
@@ -315,7 +316,7 @@ export async function importLocations(
     if (!locked) throw new DomainError('NOT_FOUND', 'Channel not found');
     const settings = channelSettingsOf(locked);
     let map = settings.channel.locationMap;
-    const ours = await tx.select().from(locations).where(eq(locations.accountId, row.accountId));
+    const ours = await accountLocations(tx, row.accountId);
     const remapped: string[] = [];
     let adoptedStores: string[] = [];
 

@@ -35,6 +35,7 @@ import { believedQty } from '../inventory/inbound.ts';
 import { channelStock, inventoryLevels, inventoryMovements } from '../inventory/inventory.tables.ts';
 import { markDirty, writeOffVariants } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
+import { accountLocations } from '../locations/locations.read.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { syncItems, syncs } from '../syncs/syncs.tables.ts';
 import { queueCatalogPublish, queueProductRefresh } from './catalog-publish.ts';
@@ -277,12 +278,8 @@ export async function getProduct(db: Db, actor: Who, id: string): Promise<Produc
     .where(and(eq(variants.accountId, actor.accountId), eq(variants.productId, id)))
     .orderBy(variants.position, variants.id);
   const variantIds = variantRows.map((v) => v.id);
-  const accountLocations = await db
-    .select()
-    .from(locations)
-    .where(eq(locations.accountId, actor.accountId))
-    .orderBy(locations.priority, locations.storeId);
-  const locationById = new Map(accountLocations.map((l) => [l.id, l]));
+  const ourLocations = await accountLocations(db, actor.accountId, ['priority', 'storeId']);
+  const locationById = new Map(ourLocations.map((l) => [l.id, l]));
   const accountChannels = await db
     .select({ id: channels.id, name: channels.name, type: channels.type, settings: channels.settings })
     .from(channels)
@@ -325,7 +322,7 @@ export async function getProduct(db: Db, actor: Who, id: string): Promise<Produc
     settings?.channel?.locationMap?.find((m) => m.externalLocationId === externalLocationId)?.externalName ?? null;
 
   const variantsOut: ProductVariant[] = variantRows.map((v) => {
-    const stock: StockLevel[] = accountLocations.map((l) => {
+    const stock: StockLevel[] = ourLocations.map((l) => {
       const level = levelOf.get(`${v.id}|${l.id}`);
       return {
         locationId: l.id,

@@ -10,7 +10,7 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
 import { applyMovements, markDirty } from '../inventory/ledger.ts';
 import { schedulePush } from '../inventory/schedule.ts';
-import { locations } from '../locations/locations.tables.ts';
+import { locationById } from '../locations/locations.read.ts';
 import { variants } from '../products/products.tables.ts';
 
 type Who = Pick<Actor, 'accountId' | 'userId'>;
@@ -22,10 +22,7 @@ async function assertOwnLevel(db: Db, accountId: string, variantId: string, loca
     .from(variants)
     .where(and(eq(variants.accountId, accountId), eq(variants.id, variantId)));
   if (!variant) throw new DomainError('NOT_FOUND', 'Variant not found');
-  const [location] = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.accountId, accountId), eq(locations.id, locationId)));
+  const location = await locationById(db, accountId, locationId);
   if (!location) throw new DomainError('NOT_FOUND', 'Location not found');
 }
 
