@@ -2,12 +2,11 @@
 // allocation row locked first (two rejections of one line at once: the second waits, then finds the line moved
 // and is refused), then the SKU's levels at every location, then release, route again without the stores that
 // said no (or reserve at the chosen one), and the timeline. What cannot be placed stays flagged.
+// The reads of allocations are in routing.allocations.ts, what a change starts from (the lock, the order as the
+// engine sees it) in routing.reroute.inputs.ts, waiting lines routed again in routing.waiting.ts.
 import {
-  type AllocationList,
-  type AllocationRow,
   type AllocationUpdateResult,
   type DecisionTrace,
-  ListAllocationsInput,
   type ReassignAllocationInput,
   ReassignAllocationInput as ReassignSchema,
   type RejectAllocationInput,
@@ -16,152 +15,26 @@ import {
   type UpdateLocationOrderItemInput,
   UpdateLocationOrderItemInput as UpdateSchema,
 } from '@switchyard/contracts';
-import { and, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { channels } from '../channels/channels.tables.ts';
 import { lockAvailable, releaseReservation, reserveFirstAvailable } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
-import { locationById } from '../locations/locations.read.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
-import {
-  type AllocationRecord,
-  allocationRows,
-  insertAllocations,
-  lockAllocation,
-  updateAllocation,
-} from '../orders/orders.allocations.ts';
+import { insertAllocations, updateAllocation } from '../orders/orders.allocations.ts';
 import { actorName } from '../orders/orders.service.ts';
-import { type orderLines, orders } from '../orders/orders.tables.ts';
-import { affectedChannels, recomputeFlags, type TimelineInput, writeTimeline } from '../orders/orders.timeline.ts';
-import type { EngineLocation, EngineOrder } from './engine.types.ts';
-import { countryCode, distanceKm, placePostalCode } from './geo.ts';
+import { affectedChannels, recomputeFlags, writeTimeline } from '../orders/orders.timeline.ts';
+import { distanceKm, placePostalCode } from './geo.ts';
 import { routeAndReserve, setDecisionAllocations } from './routing.allocate.ts';
+import { resultOf } from './routing.allocations.ts';
+import { earlierRefusals, engineOrderOf, lockForChange } from './routing.reroute.inputs.ts';
 import { liveRuleSet } from './routing.rules.ts';
-import { engineLocations, orderDecisions } from './routing.service.ts';
 import { routingDecisions } from './routing.tables.ts';
 
-type OrderRow = typeof orders.$inferSelect;
-type LineRow = typeof orderLines.$inferSelect;
-
-/** Orders whose lines are no longer routed: complete, picked up, cancelled, refunded. */
-const CLOSED = new Set([3, 5, 7, 8]);
-
-export async function listAllocations(db: Db, actor: Pick<Actor, 'accountId'>, raw: unknown): Promise<AllocationList> {
-  const input = ListAllocationsInput.parse(raw ?? {});
-  // An order or location of another account answers as one that does not exist.
-  if (input.order_id) {
-    const [o] = await db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(orders.accountId, actor.accountId), eq(orders.id, input.order_id)));
-    if (!o) throw new DomainError('NOT_FOUND', ROUTING_MESSAGES.orderNotFound);
-  }
-  if (input.location_id) {
-    const l = await locationById(db, actor.accountId, input.location_id);
-    if (!l) throw new DomainError('NOT_FOUND', 'Location not found');
-  }
-  const { rows, total } = await allocationRows(db, actor.accountId, {
-    orderId: input.order_id,
-    locationId: input.location_id,
-    status: input.status,
-    limit: input.limit,
-    offset: input.offset,
-  });
-  return { results: rows, total, limit: input.limit, offset: input.offset };
-}
-
-export async function getAllocation(db: Db, actor: Pick<Actor, 'accountId'>, id: string): Promise<AllocationRow> {
-  const { rows } = await allocationRows(db, actor.accountId, { id, limit: 1 });
-  const row = rows[0];
-  if (!row) throw new DomainError('NOT_FOUND', ROUTING_MESSAGES.allocationNotFound);
-  return row;
-}
-
-/** The order as the engine sees it (its channel, destination, value). */
-async function engineOrderOf(tx: Tx, order: OrderRow): Promise<Omit<EngineOrder, 'lines'>> {
-  const [channel] = order.channelId
-    ? await tx
-        .select({ name: channels.name, type: channels.type })
-        .from(channels)
-        .where(eq(channels.id, order.channelId))
-    : [];
-  const ship = order.shippingAddress ?? {};
-  return {
-    channelId: order.channelId,
-    channelName: channel?.name ?? null,
-    channelType: channel?.type ?? null,
-    fulfillmentType: order.fulfillmentType,
-    pickupLocationId: order.pickupLocationId,
-    channelLocationId: null,
-    country: countryCode(ship.country ?? null),
-    region: ship.province ?? null,
-    postalCode: ship.zip ?? null,
-    total: order.total,
-    currency: order.currency,
-  };
-}
-
-/** Every store that said no to this line before (earlier re-routes' left-out locations). */
-async function earlierRefusals(tx: Tx, accountId: string, orderId: string, lineId: string): Promise<string[]> {
-  const rows = await tx
-    .select({ trace: routingDecisions.trace })
-    .from(routingDecisions)
-    .where(
-      and(
-        eq(routingDecisions.accountId, accountId),
-        eq(routingDecisions.orderId, orderId),
-        eq(routingDecisions.kind, 'reroute'),
-      ),
-    );
-  const out = new Set<string>();
-  for (const r of rows)
-    if (r.trace.lines.some((l) => l.lineId === lineId)) for (const id of r.trace.withoutLocationIds) out.add(id);
-  return [...out];
-}
-
-interface Locked {
-  allocation: AllocationRecord;
-  line: LineRow;
-  order: OrderRow;
-  locations: EngineLocation[];
-}
-
-/** The allocation row, then its SKU's levels everywhere (variant, then location): the lock order of a reserve. */
-async function lockForChange(tx: Tx, accountId: string, allocationId: string): Promise<Locked> {
-  const found = await lockAllocation(tx, accountId, allocationId);
-  if (!found) throw new DomainError('NOT_FOUND', ROUTING_MESSAGES.allocationNotFound);
-  if (CLOSED.has(found.order.status)) throw new DomainError('INVALID_STATE', ROUTING_MESSAGES.orderClosed);
-  const locations = await engineLocations(tx, accountId);
-  if (found.allocation.variantId)
-    await lockAvailable(
-      tx,
-      accountId,
-      [found.allocation.variantId],
-      locations.map((l) => l.id),
-    );
-  return { ...found, locations };
-}
-
-async function resultOf(
-  db: Db,
-  actor: Pick<Actor, 'accountId'>,
-  orderId: string,
-  lineId: string,
-  decisionId: string | null,
-): Promise<AllocationUpdateResult> {
-  const { rows } = await allocationRows(db, actor.accountId, { orderId, lineId });
-  const decisions = decisionId ? await orderDecisions(db, actor, orderId) : null;
-  return {
-    orderId,
-    allocations: rows,
-    decision: decisions?.decisions.find((d) => d.id === decisionId) ?? null,
-    flagged: rows.some((r) => r.status === 0 || r.status === 4 || r.status === 5),
-  };
-}
+// Moved out of this file; still imported from here by the router, the REST routes and other modules.
+export { getAllocation, listAllocations } from './routing.allocations.ts';
+export { routeWaitingInTx } from './routing.waiting.ts';
 
 /**
  * A store rejects an allocated line (5) or reports it short (4), with a reason: its units are released there and
@@ -394,85 +267,6 @@ export async function reassignAllocation(
   });
   await schedulePush(services, await affectedChannels(services.db, actor.accountId, [...touched]));
   return resultOf(services.db, actor, out.orderId, out.lineId, out.decisionId);
-}
-
-/**
- * Lines of one order waiting unplaced (status 0 or 4, holding nothing) routed again by the rules, in the caller's
- * transaction: the caller locked the order's row and the lines' levels at every location (variant, then location)
- * before anything else it locks there. Each waiting row follows its line's first placement (a split gets rows of
- * its own); what still cannot be placed stays waiting with the engine's reason. Stores that said no to a line
- * before are left out, as in `rejectAllocation`. Answers the variants reserved and the timeline entries; the
- * caller writes the timeline and the order's flags.
- */
-export async function routeWaitingInTx(
-  tx: Tx,
-  accountId: string,
-  order: OrderRow,
-  waiting: { allocation: AllocationRecord; line: LineRow }[],
-  options: { reason: string; channelLocationId?: string | null },
-): Promise<{ touched: string[]; timeline: TimelineInput[] }> {
-  // One waiting row per line is routed (the engine's line is the order's line; a second row of a line waits on).
-  const seen = new Set<string>();
-  const rows = waiting.filter(({ allocation: a }) => {
-    if (!((a.status === 0 || a.status === 4) && a.reserved === 0 && a.variantId && a.quantity > 0)) return false;
-    if (seen.has(a.lineId)) return false;
-    seen.add(a.lineId);
-    return true;
-  });
-  if (rows.length === 0) return { touched: [], timeline: [] };
-  const without = new Set<string>();
-  for (const { line } of rows)
-    for (const id of await earlierRefusals(tx, accountId, order.id, line.id)) without.add(id);
-  const routed = await routeAndReserve(tx, accountId, {
-    orderId: order.id,
-    order: { ...(await engineOrderOf(tx, order)), channelLocationId: options.channelLocationId ?? null },
-    lines: rows.map(({ allocation: a, line }) => ({
-      id: line.id,
-      sku: line.sku,
-      title: line.title,
-      variantId: a.variantId as string,
-      quantity: a.quantity,
-    })),
-    kind: 'reroute',
-    without: [...without],
-  });
-  const ids: string[] = [];
-  const touched = new Set<string>();
-  for (const { allocation: a } of rows) {
-    ids.push(a.id);
-    const [first, ...rest] = routed.placements.filter((p) => p.lineId === a.lineId);
-    if (!first) {
-      const unplaced = routed.unplaced.find((u) => u.lineId === a.lineId);
-      if (unplaced) await updateAllocation(tx, a.id, { status: unplaced.status, reason: unplaced.reason });
-      continue;
-    }
-    touched.add(a.variantId as string);
-    await updateAllocation(tx, a.id, {
-      locationId: first.locationId,
-      quantity: first.quantity,
-      status: 1,
-      reserved: first.quantity,
-      reason: options.reason.slice(0, 1000),
-    });
-    await insertAllocations(
-      tx,
-      accountId,
-      order.id,
-      rest.map((p) => ({
-        id: p.key,
-        lineId: a.lineId,
-        variantId: p.variantId,
-        locationId: p.locationId,
-        quantity: p.quantity,
-        status: 1,
-        reserved: p.quantity,
-        reason: null,
-      })),
-    );
-    ids.push(...rest.map((p) => p.key));
-  }
-  await setDecisionAllocations(tx, routed.decisionId, ids);
-  return { touched: [...touched], timeline: routed.timeline };
 }
 
 /** SPEC §7 frontend `shipping/updateLocationOrderItem`: reassign, reject or short, over the same service. */
