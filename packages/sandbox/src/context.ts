@@ -47,7 +47,7 @@ export interface SandboxOptions {
     rateLimitWindowMs?: number;
   };
   /** Fastify logger setting; off by default. */
-  logger?: boolean;
+  logger?: boolean | { level: string };
   /** Webhook delivery retries (tests shorten them). */
   webhookRetryDelayMs?: number;
 }
