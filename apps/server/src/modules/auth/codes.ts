@@ -4,9 +4,14 @@ import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { authCodes } from '../accounts/accounts.tables.ts';
 
-/** A single-use code for a link: 32 random bytes; only its SHA-256 is stored. */
+/**
+ * A single-use code for a link: 32 random bytes (base64url); only its SHA-256 is stored. It never starts with `_`
+ * or `-`: the web app's router takes a path segment that starts with an underscore for a pathless one, so a link
+ * to /confirm/_… or /reset/_… (one code in 64) ended on the not-found page at /confirm. Drawn again instead.
+ */
 export function newCode(): { code: string; codeHash: string } {
-  const code = randomBytes(32).toString('base64url');
+  let code = randomBytes(32).toString('base64url');
+  while (code.startsWith('_') || code.startsWith('-')) code = randomBytes(32).toString('base64url');
   return { code, codeHash: hashCode(code) };
 }
 
