@@ -55,7 +55,8 @@ async function itemFacts(db: Db, accountId: string, variantIds: string[]) {
   return out;
 }
 
-function orderHeader(
+/** An order's header as the engine sees it (its channel, destination, value); re-routes read it the same way. */
+export function orderHeader(
   order: OrderRow,
   channel: { name: string; type: EngineOrder['channelType'] } | undefined,
 ): Omit<EngineOrder, 'lines'> {

@@ -10,7 +10,7 @@ import { lockAvailable } from '../inventory/reservations.ts';
 import { type AllocationRecord, lockAllocation } from '../orders/orders.allocations.ts';
 import type { orderLines, orders } from '../orders/orders.tables.ts';
 import type { EngineLocation, EngineOrder } from './engine.types.ts';
-import { countryCode } from './geo.ts';
+import { orderHeader } from './routing.dryrun.ts';
 import { engineLocations } from './routing.service.ts';
 import { routingDecisions } from './routing.tables.ts';
 
@@ -28,20 +28,7 @@ export async function engineOrderOf(tx: Tx, order: OrderRow): Promise<Omit<Engin
         .from(channels)
         .where(eq(channels.id, order.channelId))
     : [];
-  const ship = order.shippingAddress ?? {};
-  return {
-    channelId: order.channelId,
-    channelName: channel?.name ?? null,
-    channelType: channel?.type ?? null,
-    fulfillmentType: order.fulfillmentType,
-    pickupLocationId: order.pickupLocationId,
-    channelLocationId: null,
-    country: countryCode(ship.country ?? null),
-    region: ship.province ?? null,
-    postalCode: ship.zip ?? null,
-    total: order.total,
-    currency: order.currency,
-  };
+  return orderHeader(order, channel);
 }
 
 /** Every store that said no to this line before (earlier re-routes' left-out locations). */
