@@ -333,8 +333,17 @@ export interface Connector {
    * one read. Absent: no wait.
    */
   readBudget?(): Promise<void>;
-  /** Sends up to any number of changes, split into the provider's largest batches. */
-  setInventory(changes: InventorySet[]): Promise<InventorySetResult>;
+  /**
+   * Sends up to any number of changes, split into the provider's largest batches. With `idempotencyKey` (where
+   * `idempotentInventory`), the provider runs each of its requests once: the same changes sent again with the same
+   * key (after the answer was lost) get the first answer back, whether or not that first call had landed.
+   */
+  setInventory(changes: InventorySet[], options?: { idempotencyKey?: string }): Promise<InventorySetResult>;
+  /**
+   * The provider takes an idempotency key on inventory writes and answers a repeat with the first answer (Shopify's
+   * @idempotent, 2026-01): a push records the key with what it sends, and replays a send whose answer it lost.
+   */
+  readonly idempotentInventory?: boolean;
   createProduct(input: ProductInput): Promise<ProviderProduct>;
   updateProduct(externalId: string, input: Partial<ProductInput>): Promise<ProviderProduct>;
   /** Orders created or updated since the cursor (an updated-at timestamp or provider cursor). */

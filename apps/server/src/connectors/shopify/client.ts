@@ -6,6 +6,12 @@ import { needsRefresh, refreshCredentials } from './tokens.ts';
 
 /** The Admin API version we are written against: pinned, so Shopify's quarterly releases cannot drift under us. */
 export const SHOPIFY_API_VERSION = '2025-01';
+/**
+ * The version inventory writes are sent at: the first with the @idempotent directive, so a write whose answer
+ * was lost is sent again with its key and answered, not applied twice (its other fields are 2025-01's but
+ * compareQuantity, which 2026-01 calls changeFromQuantity).
+ */
+export const SHOPIFY_IDEMPOTENT_VERSION = '2026-01';
 
 /** What we ask a merchant for (`write_X` implies `read_X`). */
 export const SHOPIFY_SCOPES = [
@@ -167,17 +173,19 @@ export class ShopifyClient {
     estimate = 10,
     maxRetries = this.options.maxRetries,
     onUncertain?: () => void,
+    /** The Admin API version for this request (default SHOPIFY_API_VERSION). */
+    version = SHOPIFY_API_VERSION,
   ): Promise<T> {
     if (needsRefresh(this.credentials)) await this.refresh();
     const used = this.credentials.accessToken;
     try {
-      return await this.send<T>(query, variables, estimate, maxRetries, onUncertain);
+      return await this.send<T>(query, variables, estimate, maxRetries, onUncertain, version);
     } catch (err) {
       // An expiring token can lapse between our check and Shopify's: refresh once and try again (unless a
       // concurrent call already replaced the token this one was sent with).
       if (!(err instanceof ProviderHttpError) || err.status !== 401 || !this.credentials.refreshToken) throw err;
       if (used === this.credentials.accessToken) await this.refresh();
-      return this.send<T>(query, variables, estimate, maxRetries, onUncertain);
+      return this.send<T>(query, variables, estimate, maxRetries, onUncertain, version);
     }
   }
 
@@ -187,12 +195,13 @@ export class ShopifyClient {
     estimate: number,
     maxRetries: number | undefined,
     onUncertain: (() => void) | undefined,
+    version: string,
   ): Promise<T> {
     const limiter = shopLimiter(this.options.shop);
     const cost = this.costs.get(query) ?? estimate;
     const res = await providerRequest<GraphqlAnswer<T>>({
       label: this.label,
-      url: this.url,
+      url: version === SHOPIFY_API_VERSION ? this.url : this.url.replace(`/${SHOPIFY_API_VERSION}/`, `/${version}/`),
       method: 'POST',
       headers: { 'x-shopify-access-token': this.credentials.accessToken },
       body: { query, variables },

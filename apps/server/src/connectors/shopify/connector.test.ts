@@ -192,6 +192,44 @@ describe('Shopify connector: catalog and stock', () => {
     }
   });
 
+  it('sends a keyed stock set once: the same changes with the same key get the first answer, not a second set', async () => {
+    const levels = (await allLevels(connector)).slice(10, 14);
+    const [a, b, c, d] = levels as [InventoryLevel, InventoryLevel, InventoryLevel, InventoryLevel];
+    const level = (l: InventoryLevel) => ({
+      inventoryItemId: l.inventoryItemId,
+      locationExternalId: l.locationExternalId,
+    });
+    const holds = async () => (await connector.readInventory(levels.map(level))).map((l) => l.available);
+    // Compare-and-set rows (one stale) and an unconditional one, in one keyed call.
+    const changes: InventorySet[] = [
+      { ...level(a), quantity: a.available + 4, compareQuantity: a.available },
+      { ...level(b), quantity: b.available + 4, compareQuantity: b.available + 1 },
+      { ...level(c), quantity: 40, compareQuantity: null },
+    ];
+    const sizes = spyOnInventoryBatches();
+    const first = await connector.setInventory(changes, { idempotencyKey: 'push-key-1' });
+    expect(first.applied).toEqual([changes[0], changes[2]]);
+    expect(first.failed).toEqual([
+      { change: changes[1], reason: expect.stringContaining('Shopify holds'), mismatch: true },
+    ]);
+    const after = await holds();
+    expect(after).toEqual([a.available + 4, b.available, 40, d.available]);
+    // Someone sets one level in Shopify; our call is repeated (its answer was lost), rows in another order.
+    await connector.setInventory([{ ...level(c), quantity: 41, compareQuantity: null }]);
+    const again = await connector.setInventory([...changes].reverse(), { idempotencyKey: 'push-key-1' });
+    expect(new Set(again.applied)).toEqual(new Set([changes[0], changes[2]]));
+    expect(again.failed.map((f) => f.change)).toEqual([changes[1]]);
+    // Shopify answered from the first calls: nothing was set again (41 stays), and no row was sent twice as new.
+    expect(await holds()).toEqual([a.available + 4, b.available, 41, d.available]);
+    // A new key is a new call: compared with what Shopify holds, it lands.
+    const next = await connector.setInventory([{ ...level(d), quantity: 9, compareQuantity: d.available }], {
+      idempotencyKey: 'push-key-2',
+    });
+    expect(next.failed).toEqual([]);
+    expect((await holds())[3]).toBe(9);
+    expect(sizes.length).toBeGreaterThanOrEqual(5);
+  });
+
   it('sets stock unconditionally without compareQuantity', async () => {
     const [level] = await allLevels(connector);
     if (!level) throw new Error('no levels');

@@ -126,8 +126,10 @@ export class ShopifyConnector implements Connector {
     return getInventoryLevels(this, input);
   }
 
-  setInventory(changes: InventorySet[]): Promise<InventorySetResult> {
-    return setInventory(this, changes);
+  readonly idempotentInventory = true;
+
+  setInventory(changes: InventorySet[], options: { idempotencyKey?: string } = {}): Promise<InventorySetResult> {
+    return setInventory(this, changes, options.idempotencyKey);
   }
 
   readInventory(pairs: { inventoryItemId: string; locationExternalId: string }[]): Promise<InventoryLevel[]> {

@@ -4,6 +4,7 @@
  */
 
 import type { InventoryLevel, InventorySet, InventorySetResult, Page, ProviderLocation } from '../types.ts';
+import { SHOPIFY_IDEMPOTENT_VERSION } from './client.ts';
 import {
   batches,
   type Connection,
@@ -13,6 +14,7 @@ import {
   type ShopifyHost,
   type UserError,
 } from './graphql.ts';
+import { SET_QUANTITIES_MUTATION, SET_QUANTITIES_ONCE_MUTATION } from './inventory-queries.ts';
 
 type InventoryHost = ShopifyHost & { listLocations(): Promise<ProviderLocation[]> };
 
@@ -73,45 +75,66 @@ export async function getInventoryLevels(
  * have been applied before it failed (a timeout, a dropped connection, a 5xx) can a stale row be our own
  * change landing: then a read-back that shows the quantity we wanted counts it applied.
  */
-export async function setInventory(host: InventoryHost, changes: InventorySet[]): Promise<InventorySetResult> {
+export async function setInventory(
+  host: InventoryHost,
+  changes: InventorySet[],
+  idempotencyKey?: string,
+): Promise<InventorySetResult> {
   const result: InventorySetResult = { applied: [], failed: [] };
-  const guarded = changes.filter((c) => c.compareQuantity != null);
-  const unguarded = changes.filter((c) => c.compareQuantity == null);
-  for (const group of [guarded, unguarded])
-    for (const batch of batches(group, SHOPIFY_INVENTORY_BATCH)) await setBatch(host, batch, result);
+  // With a key, in one stable order: a repeat must ask exactly what the first call asked.
+  const ordered = idempotencyKey ? [...changes].sort(byLevel) : changes;
+  const guarded = ordered.filter((c) => c.compareQuantity != null);
+  const unguarded = ordered.filter((c) => c.compareQuantity == null);
+  for (const [g, group] of [guarded, unguarded].entries())
+    for (const [b, batch] of batches(group, SHOPIFY_INVENTORY_BATCH).entries())
+      await setBatch(host, batch, result, idempotencyKey ? `${idempotencyKey}.${g}.${b}` : undefined);
   return result;
 }
 
-async function setBatch(host: InventoryHost, batch: InventorySet[], result: InventorySetResult) {
+const byLevel = (a: InventorySet, b: InventorySet) => {
+  const x = `${a.inventoryItemId}|${a.locationExternalId}`;
+  const y = `${b.inventoryItemId}|${b.locationExternalId}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** A stale compare-and-set row: the level held something other than the quantity compared with. */
+const STALE = new Set(['COMPARE_QUANTITY_STALE', 'CHANGE_FROM_QUANTITY_STALE']);
+
+async function setBatch(host: InventoryHost, batch: InventorySet[], result: InventorySetResult, key?: string) {
   let pending = batch;
   const stale: InventorySet[] = [];
   let uncertain = false;
-  while (pending.length > 0) {
+  // Each request of the batch (the rows a refusal left are sent again) has a key of its own.
+  for (let attempt = 0; pending.length > 0; attempt++) {
     const compare = pending[0]?.compareQuantity != null;
+    const rows = pending.map((c) => ({
+      inventoryItemId: c.inventoryItemId,
+      locationId: c.locationExternalId,
+      quantity: c.quantity,
+      ...(key
+        ? { changeFromQuantity: compare ? c.compareQuantity : null }
+        : compare
+          ? { compareQuantity: c.compareQuantity }
+          : {}),
+    }));
+    const input = {
+      name: 'available',
+      reason: 'correction',
+      referenceDocumentUri: 'gid://switchyard/InventorySync/set',
+      ...(key ? {} : { ignoreCompareQuantity: !compare }),
+      quantities: rows,
+    };
     const data = await host.client.request<{
       inventorySetQuantities: { userErrors: UserError[] } | null;
     }>(
-      `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) {
-        inventoryAdjustmentGroup { id } userErrors { code field message } } }`,
-      {
-        input: {
-          name: 'available',
-          reason: 'correction',
-          referenceDocumentUri: 'gid://switchyard/InventorySync/set',
-          ignoreCompareQuantity: !compare,
-          quantities: pending.map((c) => ({
-            inventoryItemId: c.inventoryItemId,
-            locationId: c.locationExternalId,
-            quantity: c.quantity,
-            ...(compare ? { compareQuantity: c.compareQuantity } : {}),
-          })),
-        },
-      },
+      key ? SET_QUANTITIES_ONCE_MUTATION : SET_QUANTITIES_MUTATION,
+      key ? { input, key: `${key}.${attempt}` } : { input },
       10,
       undefined,
       () => {
         uncertain = true;
       },
+      key ? SHOPIFY_IDEMPOTENT_VERSION : undefined,
     );
     const errors = data.inventorySetQuantities?.userErrors ?? [];
     if (errors.length === 0) {
@@ -130,7 +153,7 @@ async function setBatch(host: InventoryHost, batch: InventorySet[], result: Inve
     }
     for (const [index, e] of rejected) {
       const change = pending[index] as InventorySet;
-      if (e.code === 'COMPARE_QUANTITY_STALE') stale.push(change);
+      if (e.code && STALE.has(e.code)) stale.push(change);
       else result.failed.push({ change, reason: `${e.code ?? 'ERROR'}: ${e.message}`, mismatch: false });
     }
     pending = pending.filter((_, i) => !rejected.has(i));
