@@ -112,6 +112,13 @@ export const channelStock = pgTable(
     basisAt: at(),
     /** The quantities sent since the push acknowledged before the last one: reports of any of them are echoes. */
     sentQtys: integer().array(),
+    /**
+     * The idempotency key of the provider request carrying the pending send, and the quantity it compared with
+     * (Shopify's @idempotent, 2026-01): a send whose answer was lost (the process died) is sent again with
+     * them before anything else, so the provider answers what it did with it (push.replay.ts).
+     */
+    pendingKey: text(),
+    pendingCompare: integer(),
     /** Last quantity the channel reported (webhook or read), and the provider's time of it. */
     channelQty: integer(),
     channelQtyAt: at(),

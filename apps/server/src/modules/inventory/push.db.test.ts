@@ -22,6 +22,7 @@ import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
 import { clearPending, markPending } from './push.records.ts';
+import { sendsInDoubt } from './push.replay.ts';
 import { pushAll, runPush } from './push.run.ts';
 import { PUSH_IN_FLIGHT, pushChannel } from './push.ts';
 
@@ -393,6 +394,75 @@ describe('full push', () => {
     const outcome = await pushChannel(t.services, channel.id, 'change');
     expect(outcome).toMatchObject({ sent: 1, mismatched: 0, failed: 0 });
     expect(await shopifyHolds()).toBe(level.available);
+  });
+
+  it('replays a send whose answer was lost before reading an edit made on top of it: the edit counts in full', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+    await pushAll(t.services, tenant.accountId, channel.id);
+    await pushChannel(t.services, channel.id, 'manual');
+    const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] }))[3];
+    if (!level || !row) throw new Error('no level');
+    const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
+    const connector = connectorFor(t.services, row as never);
+    const where = and(
+      eq(channelStock.channelId, channel.id),
+      eq(channelStock.variantId, level.variantId),
+      eq(channelStock.externalLocationId, level.externalLocationId),
+    );
+    const p = level.available;
+    expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
+    // What Shopify holds is acknowledged: P.
+    await t.services.db
+      .update(channelStock)
+      .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
+      .where(where);
+    const onHand = async () =>
+      (
+        await t.services.db
+          .select({ onHand: inventoryLevels.onHand })
+          .from(inventoryLevels)
+          .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)))
+      )[0]?.onHand;
+    const before = await onHand();
+
+    // A push sends P − 1 (compared with P) under its key; Shopify sets it, and the process dies before the answer
+    // is recorded (its webhook is lost with it).
+    const set = { ...pair, quantity: p - 1, compareQuantity: p };
+    await markPending(t.services, row, [{ row: { ...level, available: p - 1 }, key: 'snd_lost.0.0', set }]);
+    await connector.setInventory([set], { idempotencyKey: 'snd_lost.0.0' });
+    // The merchant then adds 3 in Shopify: it holds P + 2, which reads as +2 against P and +3 against P − 1.
+    const edited = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta: 3 }),
+    });
+    expect(edited.status, await edited.clone().text()).toBe(200);
+    expect((await connector.readInventory([pair]))[0]?.available).toBe(p + 2);
+
+    // A process starts, and its first push of the channel sends the lost call again with its key: Shopify answers
+    // that it set P − 1 (and sets nothing now).
+    sendsInDoubt(channel.id);
+    await pushChannel(t.services, channel.id, 'retry');
+    expect((await t.services.db.select().from(channelStock).where(where))[0]).toMatchObject({
+      pushedQty: p - 1,
+      pendingQty: null,
+      pendingKey: null,
+    });
+    expect((await connector.readInventory([pair]))[0]?.available).toBe(p + 2);
+
+    // The edit's report, taken in after: the merchant's 3 units, once.
+    const report = await applyChannelReports(t.services, row, [
+      {
+        inventoryItemId: pair.inventoryItemId,
+        externalLocationId: pair.locationExternalId,
+        quantity: p + 2,
+        at: new Date(),
+        key: 'edit-on-lost-send',
+      },
+    ]);
+    expect(report.changed).toBe(1);
+    expect(((await onHand()) ?? 0) - (before ?? 0)).toBe(3);
   });
 
   it('counts two Shopify edits stamped in the second of our acknowledged push each once, and its late echo not', async () => {

@@ -28,25 +28,29 @@ const BASIS_FROM_BELIEF = sql.raw(`basis_qty = case when cs.pushed_qty is null t
 export async function markPending(
   services: Services,
   channel: Pick<ChannelRow, 'id' | 'accountId'>,
-  changes: { row: AvailableRow }[],
+  changes: { row: AvailableRow; key?: string | null; set?: { compareQuantity?: number | null } }[],
 ) {
   if (changes.length === 0) return;
   const now = new Date();
-  const rows = changes.map(({ row }) => [
+  const rows = changes.map(({ row, key, set }) => [
     row.variantId,
     row.externalLocationId,
     row.locationId,
     row.inventoryItemId,
     row.available,
+    key ?? null,
+    set?.compareQuantity ?? null,
   ]);
   await services.db.execute(sql`
     insert into ${channelStock} as cs (account_id, channel_id, variant_id, external_location_id, location_id,
-      inventory_item_id, pending_qty, pending_at, sent_qtys, updated_at)
+      inventory_item_id, pending_qty, pending_at, sent_qtys, pending_key, pending_compare, updated_at)
     select ${channel.accountId}, ${channel.id}, v ->> 0, v ->> 1, v ->> 2, v ->> 3, (v ->> 4)::int, ${now},
-      array[(v ->> 4)::int], ${now}
+      array[(v ->> 4)::int], v ->> 5, (v ->> 6)::int, ${now}
     from jsonb_array_elements(${asJson(rows)}) as v
     on conflict (channel_id, variant_id, external_location_id) do update set
       pending_qty = excluded.pending_qty,
+      pending_key = excluded.pending_key,
+      pending_compare = excluded.pending_compare,
       -- When the first send since the last acknowledgement went out, and the quantities sent since (up to
       -- three: a send cut off by a crash or a timeout may still have landed): a report of one of them made
       -- after that time and before the acknowledgement is an echo.
@@ -64,12 +68,32 @@ export async function markPending(
  * unknown fate (`cs`): its quantity, the last one markPending added, goes; the sends before it since the last
  * acknowledgement (cut off by a crash or a timeout, they may still have landed) stay, with their time.
  */
-const DROP_LAST_SEND = sql.raw(`pending_qty = null,
+const DROP_LAST_SEND = sql.raw(`pending_qty = null, pending_key = null, pending_compare = null,
   sent_qtys = cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1],
   pending_at = case when cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end`);
 
+/** A level a push wrote about: the row it read, or (a replayed send) what it carried. */
+type LevelSent = Pick<AvailableRow, 'variantId' | 'externalLocationId' | 'available'>;
+
+/**
+ * The keys of a batch about to be sent, where its rows were marked pending with none (or another): a batch made
+ * of rows from several rounds. A batch of one round has its key from markPending.
+ */
+export async function keySends(
+  services: Services,
+  channel: Pick<ChannelRow, 'id'>,
+  key: string,
+  changes: { row: LevelSent; set: { compareQuantity?: number | null } }[],
+) {
+  const values = changes.map(({ row, set }) => [row.variantId, row.externalLocationId, set.compareQuantity ?? null]);
+  await services.db.execute(sql`
+    update ${channelStock} cs set pending_key = ${key}, pending_compare = (v ->> 2)::int
+    from jsonb_array_elements(${asJson(values)}) as v
+    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
+}
+
 /** Withdraws the pending marks of levels that were never sent (the push stopped before their turn). */
-export async function clearPending(services: Services, channel: Pick<ChannelRow, 'id'>, rows: AvailableRow[]) {
+export async function clearPending(services: Services, channel: Pick<ChannelRow, 'id'>, rows: LevelSent[]) {
   if (rows.length === 0) return;
   await services.db.execute(sql`
     update ${channelStock} cs set ${DROP_LAST_SEND}
@@ -80,7 +104,7 @@ export async function clearPending(services: Services, channel: Pick<ChannelRow,
 /**
  * What the channel acknowledged, after it answered: its levels and their listings (synced now), in one statement.
  */
-export async function recordApplied(services: Services, channel: Pick<ChannelRow, 'id'>, rows: AvailableRow[]) {
+export async function recordApplied(services: Services, channel: Pick<ChannelRow, 'id'>, rows: LevelSent[]) {
   if (rows.length === 0) return;
   const now = new Date();
   const values = rows.map((r) => [r.variantId, r.externalLocationId, r.available]);
@@ -88,6 +112,7 @@ export async function recordApplied(services: Services, channel: Pick<ChannelRow
   await services.db.execute(sql`
     with acknowledged as (
       update ${channelStock} cs set pushed_qty = (v ->> 2)::int, pushed_at = ${now}, pending_qty = null,
+        pending_key = null, pending_compare = null,
         ${BASIS_FROM_BELIEF},
         last_error = null, updated_at = ${now}
       from jsonb_array_elements(${asJson(values)}) as v
@@ -101,7 +126,7 @@ export async function recordApplied(services: Services, channel: Pick<ChannelRow
 export async function recordFailed(
   services: Services,
   channel: ChannelRow,
-  rows: { row: AvailableRow; reason: string; uncertain: boolean }[],
+  rows: { row: LevelSent; reason: string; uncertain: boolean }[],
 ) {
   if (rows.length === 0) return;
   const now = new Date();
@@ -114,6 +139,7 @@ export async function recordFailed(
   ]);
   await services.db.execute(sql`
     update ${channelStock} cs set last_error = v ->> 2, updated_at = ${now}, pending_qty = null,
+      pending_key = null, pending_compare = null,
       sent_qtys = case when (v ->> 3)::boolean then cs.sent_qtys else cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1] end,
       pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
     from jsonb_array_elements(${asJson(values)}) as v
@@ -134,7 +160,8 @@ export async function takeInMismatches(
   channel: ChannelRow,
   connector: ReturnType<typeof connectorFor>,
   pairs: { inventoryItemId: string; locationExternalId: string }[],
-  syncId: number,
+  /** What makes this read's reports unique (the movements' idempotency keys): `cas-{sync id}`. */
+  readKey: string,
 ) {
   const readAt = new Date();
   const levels = await connector.readInventory(pairs);
@@ -144,7 +171,8 @@ export async function takeInMismatches(
   const acknowledged = rowsOf<{ item: string; location: string }>(
     await services.db.execute(sql`
       update ${channelStock} cs set ${BASIS_FROM_BELIEF},
-        pushed_qty = (v ->> 2)::int, pushed_at = ${readAt}, pending_qty = null, updated_at = ${readAt}
+        pushed_qty = (v ->> 2)::int, pushed_at = ${readAt}, pending_qty = null, pending_key = null,
+        pending_compare = null, updated_at = ${readAt}
       from jsonb_array_elements(${read}) as v
       where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1
         and cardinality(coalesce(cs.sent_qtys, '{}')) > 1
@@ -167,7 +195,7 @@ export async function takeInMismatches(
         externalLocationId: l.locationExternalId,
         quantity: l.available,
         at: readAt,
-        key: `cas-${syncId}`,
+        key: readKey,
       })),
     'channel',
   );

@@ -47,17 +47,22 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
   const state: Running = { again: false, trigger, done: Promise.resolve() };
   running.set(channelId, state);
   state.done = (async () => {
+    // From the request on, the channel's stock events wait for the push (its start replays lost sends, and at
+    // start-up the events waiting are queued right after this): they are read against what the channel holds.
+    pushStarted(channelId);
     const turnDone = await pushTurn();
     // Workers in other processes (on a shared PostgreSQL) push the same channels: one at a time across them.
     // A push that finds the channel busy elsewhere is queued again shortly; the marks it would have taken wait.
-    const release = await services.database.exclusive(`inventory.push:${channelId}`).catch((err) => {
+    const release = await services.database.exclusive(`inventory.push:${channelId}`).catch(async (err) => {
       running.delete(channelId);
       turnDone();
+      await pushEnded(services, channelId);
       throw err;
     });
     if (!release) {
       running.delete(channelId);
       turnDone();
+      await pushEnded(services, channelId);
       await services.queue?.send(
         INVENTORY_PUSH_JOB,
         { channelId, trigger },
@@ -65,7 +70,6 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
       );
       return;
     }
-    pushStarted(channelId);
     try {
       let round = 0;
       do {

@@ -5,6 +5,7 @@
 import type { SyncTrigger } from '@switchyard/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { InventorySet, InventorySetResult } from '../../connectors/types.ts';
+import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { type ChannelRow, connectorFor, providerFailure } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
@@ -22,7 +23,8 @@ import { type AvailableRow, loadAvailable } from './available.ts';
 import { believedQty } from './inbound.ts';
 import { inventoryDirty } from './inventory.tables.ts';
 import { rowsOf } from './ledger.ts';
-import { clearPending, markPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
+import { clearPending, keySends, markPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
+import { replayLostSends, sendsInDoubt } from './push.replay.ts';
 
 /** Variants read and diffed per round: bounds memory on a full push of a large catalog. */
 const ROUND = 2000;
@@ -60,6 +62,8 @@ export const isLive = (row: ChannelRow) => ['connected', 'error'].includes(row.s
 interface Change {
   row: AvailableRow;
   set: InventorySet;
+  /** The idempotency key of the request it goes in (a provider with `idempotentInventory`). */
+  key?: string;
 }
 
 /**
@@ -83,6 +87,11 @@ export async function pushChannel(
 ): Promise<PushOutcome | null> {
   const [channel] = await services.db.select().from(channels).where(eq(channels.id, channelId));
   if (!channel || !isLive(channel) || !channel.features?.inventory) return null;
+  // Sends whose answers were lost go again first, with their keys: the channel answers what it did with them, so
+  // nothing it reports meanwhile is read against a belief that does not know (push.replay.ts).
+  await replayLostSends(services, channel).catch((err: unknown) => {
+    throw new PushFailed(err instanceof Error ? err.message : 'Sends of unknown outcome could not be replayed');
+  });
   // The marks up to now, in one statement with the time they are read at. A mark's time is read as text: exact to
   // the microsecond, so the run clears only the marks it read.
   const dirty = rowsOf<{ variant_id: string | null; marked_at: string | null }>(
@@ -115,6 +124,11 @@ export async function pushChannel(
     const compareAndSet = channel.type === 'shopify' && channel.settings.advanced?.compareAndSet !== false;
     const batchSize = Math.max(1, connector.maxInventoryBatch);
 
+    const rounds: string[][] = [];
+    const variantIds = dirty.map((d) => d.variantId);
+    const size = Math.max(1, options.roundVariants ?? ROUND);
+    for (let i = 0; i < variantIds.length; i += size) rounds.push(variantIds.slice(i, i + size));
+
     /** Reads and diffs a round, and marks what will be sent pending (before any of it can be sent). */
     const prepare = async (variantIds: string[]) => {
       const rows = await loadAvailable(services.db, channel.accountId, {
@@ -141,9 +155,23 @@ export async function pushChannel(
           },
         });
       }
+      // A push of one round sends its changes in the batches below (compare-and-set ones apart, batchSize each):
+      // each batch's key is marked with its rows. Batches made across rounds are keyed as they go (keySends).
+      if (connector.idempotentInventory && rounds.length === 1) {
+        const base = newId('snd');
+        const seen = [0, 0];
+        for (const change of changes) {
+          const g = change.set.compareQuantity != null ? 0 : 1;
+          change.key = `${base}.${g}.${Math.floor((seen[g] as number) / batchSize)}`;
+          seen[g] = (seen[g] as number) + 1;
+          keySizes.set(change.key, (keySizes.get(change.key) ?? 0) + 1);
+        }
+      }
       await markPending(services, channel, changes);
       return { rows: rows.length, unchanged, changes };
     };
+    /** Rows per key marked by prepare: a batch is sent under a key only when it is exactly that key's rows. */
+    const keySizes = new Map<string, number>();
 
     // Answers waiting to be recorded. One writer records whatever has come in meanwhile in one go, so the
     // database work per answer shrinks when answers come faster than it can record them one by one.
@@ -186,7 +214,11 @@ export async function pushChannel(
       let result: InventorySetResult;
       try {
         outcome.calls += 1;
-        result = await connector.setInventory(batch.map(({ set }) => set));
+        const key = batch[0]?.key;
+        result = await connector.setInventory(
+          batch.map(({ set }) => set),
+          key ? { idempotencyKey: key } : {},
+        );
       } catch (err) {
         // The answer is unknown: the levels stay dirty and pending (the next run sends them again).
         for (const { row } of batch) keepDirty.add(row.variantId);
@@ -203,16 +235,20 @@ export async function pushChannel(
         unsent.push(...batch);
         return;
       }
+      if (connector.idempotentInventory) {
+        const key = batch[0]?.key;
+        if (!key || keySizes.get(key) !== batch.length || batch.some((c) => c.key !== key)) {
+          const fresh = newId('snd');
+          await keySends(services, channel, fresh, batch);
+          for (const change of batch) change.key = fresh;
+        }
+      }
       const task = send(batch).finally(() => inFlight.delete(task));
       inFlight.add(task);
     };
 
     // Changes waiting for a full batch, compare-and-set ones apart from the others.
     const waiting: Change[][] = [[], []];
-    const rounds: string[][] = [];
-    const variantIds = dirty.map((d) => d.variantId);
-    const size = Math.max(1, options.roundVariants ?? ROUND);
-    for (let i = 0; i < variantIds.length; i += size) rounds.push(variantIds.slice(i, i + size));
     next = rounds.length ? prepare(rounds[0] as string[]) : null;
     for (let r = 0; next; r++) {
       const round = await next;
@@ -264,6 +300,8 @@ export async function pushChannel(
         ) as s
         where d.channel_id = s.channel_id and d.variant_id = s.variant_id`);
     }
+    // A call that failed may have landed: its send is replayed by the next push.
+    if (fatal) sendsInDoubt(channelId);
     outcome.syncId = await run.finish(fatal, `${outcome.sent} sent, ${outcome.unchanged} already right`);
   }
   if (fatal) throw new PushFailed(fatal);
@@ -332,7 +370,7 @@ async function acknowledge(
   await recordFailed(services, channel, failedRows);
   if (mismatched.length) {
     outcome.mismatched += mismatched.length;
-    await takeInMismatches(services, channel, connector, mismatched, await run.open());
+    await takeInMismatches(services, channel, connector, mismatched, `cas-${await run.open()}`);
   }
   outcome.failed += failures.length;
   await run.progress(applied.length + mismatched.length, failures);

@@ -1,0 +1,2 @@
+ALTER TABLE "channel_stock" ADD COLUMN "pending_key" text;--> statement-breakpoint
+ALTER TABLE "channel_stock" ADD COLUMN "pending_compare" integer;

@@ -1,0 +1,103 @@
+// Sends of unknown outcome, replayed (ADR 0026). A push marks each level it sends pending, with the idempotency key of
+// the provider request that carries it where the provider takes one (Shopify 2026-01 @idempotent). When the
+// answer is lost (the process died mid-push, or the call failed in a way that may have landed), the channel may
+// or may not hold what we sent, and a change made there meanwhile (a merchant's edit of that level) reads as
+// either of two quantities. Before a channel's next push, in the first push of a process and after a push that
+// failed, every such send goes again, with its key and exactly what it asked: the provider answers with what it
+// did the first time (or does it now), and the answer is recorded like any other. Then what the channel
+// reports is read against what it really holds.
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { InventorySet } from '../../connectors/types.ts';
+import type { Services } from '../../services.ts';
+import { type ChannelRow, connectorFor } from '../channels/channels.service.ts';
+import { channelStock } from './inventory.tables.ts';
+import { clearPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
+
+/** Channels whose lost sends this process has replayed (or found none of) since it started or a push failed. */
+const settled = new Set<string>();
+
+/** A push of the channel failed in this process: the sends it left pending are replayed by the next one. */
+export function sendsInDoubt(channelId: string) {
+  settled.delete(channelId);
+}
+
+/**
+ * Replays the channel's keyed sends still pending (none in flight: the caller holds the channel's push). Answers
+ * how many levels were sent again. Throws when the provider cannot be reached (the push is retried).
+ */
+export async function replayLostSends(services: Services, channel: ChannelRow): Promise<number> {
+  if (settled.has(channel.id)) return 0;
+  const connector = connectorFor(services, channel);
+  if (!connector.idempotentInventory) {
+    settled.add(channel.id);
+    return 0;
+  }
+  const rows = await services.db
+    .select({
+      variantId: channelStock.variantId,
+      externalLocationId: channelStock.externalLocationId,
+      inventoryItemId: channelStock.inventoryItemId,
+      quantity: channelStock.pendingQty,
+      compare: channelStock.pendingCompare,
+      key: channelStock.pendingKey,
+    })
+    .from(channelStock)
+    .where(and(eq(channelStock.channelId, channel.id), isNotNull(channelStock.pendingKey)));
+  const byKey = new Map<string, typeof rows>();
+  for (const row of rows) {
+    if (row.key === null || row.quantity === null) continue;
+    byKey.set(row.key, [...(byKey.get(row.key) ?? []), row]);
+  }
+  let sent = 0;
+  for (const [key, group] of byKey) {
+    const sets = group.map((r) => ({
+      inventoryItemId: r.inventoryItemId,
+      locationExternalId: r.externalLocationId,
+      quantity: r.quantity as number,
+      compareQuantity: r.compare,
+    }));
+    const levelOf = new Map<InventorySet, (typeof group)[number]>(
+      sets.map((s, i) => [s, group[i] as (typeof group)[number]]),
+    );
+    const level = (set: InventorySet) => {
+      const r = levelOf.get(set) as (typeof group)[number];
+      return { variantId: r.variantId, externalLocationId: r.externalLocationId, available: set.quantity };
+    };
+    let result: Awaited<ReturnType<typeof connector.setInventory>>;
+    try {
+      result = await connector.setInventory(sets, { idempotencyKey: key });
+    } catch (err) {
+      // The provider no longer knows the key with these rows (part of the batch was recorded before the process
+      // died, or the key expired): the send stays one of unknown outcome, as without a key.
+      if (!(err instanceof Error) || !/IDEMPOTENCY_KEY/.test(err.message)) throw err;
+      services.logger.warn({ channelId: channel.id, key, err: err.message }, 'a lost send could not be replayed');
+      await clearPending(
+        services,
+        channel,
+        group.map((r) => ({ ...r, available: r.quantity ?? 0 })),
+      );
+      continue;
+    }
+    sent += sets.length;
+    await recordApplied(services, channel, result.applied.map(level));
+    const mismatched = result.failed.filter((f) => f.mismatch).map((f) => f.change);
+    await recordFailed(
+      services,
+      channel,
+      result.failed
+        .filter((f) => !f.mismatch)
+        .map((f) => ({ row: level(f.change), reason: f.reason, uncertain: f.uncertain === true })),
+    );
+    if (mismatched.length)
+      await takeInMismatches(
+        services,
+        channel,
+        connector,
+        mismatched.map((m) => ({ inventoryItemId: m.inventoryItemId, locationExternalId: m.locationExternalId })),
+        `cas-replay-${key}`,
+      );
+  }
+  if (sent > 0) services.logger.info({ channelId: channel.id, levels: sent }, 'sends of unknown outcome replayed');
+  settled.add(channel.id);
+  return sent;
+}
