@@ -1,4 +1,4 @@
-// Sends of unknown outcome, replayed (ADR 0026). A push marks each level it sends pending, with the idempotency key of
+// Sends of unknown outcome, replayed (ADR 0016). A push marks each level it sends pending, with the idempotency key of
 // the provider request that carries it where the provider takes one (Shopify 2026-01 @idempotent). When the
 // answer is lost (the process died mid-push, or the call failed in a way that may have landed), the channel may
 // or may not hold what we sent, and a change made there meanwhile (a merchant's edit of that level) reads as
