@@ -111,7 +111,14 @@ export interface InventorySetResult {
    * call failed in a way that may have applied it all the same (a 5xx, a timeout, a dropped connection);
    * otherwise the channel refused the change and it did not land.
    */
-  failed: { change: InventorySet; reason: string; mismatch: boolean; uncertain?: boolean }[];
+  failed: {
+    change: InventorySet;
+    reason: string;
+    mismatch: boolean;
+    uncertain?: boolean;
+    /** A mismatch's level as read right after it (`at`: when the read was asked), so the caller need not read it. */
+    held?: { available: number; at: Date };
+  }[];
 }
 
 export interface ProductInput {

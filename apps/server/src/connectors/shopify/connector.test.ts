@@ -181,7 +181,12 @@ describe('Shopify connector: catalog and stock', () => {
     expect(Math.max(...sizes)).toBe(250);
     expect(sizes[0]).toBe(250);
     expect(result.failed).toEqual([
-      { change: changes[7], reason: expect.stringContaining('Shopify holds'), mismatch: true },
+      {
+        change: changes[7],
+        reason: expect.stringContaining('Shopify holds'),
+        mismatch: true,
+        held: { available: (levels[7] as InventoryLevel).available, at: expect.any(Date) },
+      },
     ]);
     expect(result.applied).toHaveLength(299);
     const after = await ctl.snapshot('catalog-demo');
@@ -210,7 +215,12 @@ describe('Shopify connector: catalog and stock', () => {
     const first = await connector.setInventory(changes, { idempotencyKey: 'push-key-1' });
     expect(first.applied).toEqual([changes[0], changes[2]]);
     expect(first.failed).toEqual([
-      { change: changes[1], reason: expect.stringContaining('Shopify holds'), mismatch: true },
+      {
+        change: changes[1],
+        reason: expect.stringContaining('Shopify holds'),
+        mismatch: true,
+        held: { available: b.available, at: expect.any(Date) },
+      },
     ]);
     const after = await holds();
     expect(after).toEqual([a.available + 4, b.available, 40, d.available]);
@@ -551,7 +561,12 @@ describe('Shopify connector: answers lost after Shopify applied a change', () =>
     expect(await connector.setInventory([set])).toEqual({
       applied: [],
       failed: [
-        { change: set, reason: `Shopify holds ${theirs.available + 1}, not ${theirs.available}`, mismatch: true },
+        {
+          change: set,
+          reason: `Shopify holds ${theirs.available + 1}, not ${theirs.available}`,
+          mismatch: true,
+          held: { available: theirs.available + 1, at: expect.any(Date) },
+        },
       ],
     });
   });

@@ -9,7 +9,7 @@ import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
-import { SHOPIFY_INVENTORY_BATCH } from '../../connectors/shopify/connector.ts';
+import { SHOPIFY_INVENTORY_BATCH, ShopifyConnector } from '../../connectors/shopify/connector.ts';
 import { newId } from '../../lib/ids.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
@@ -463,6 +463,54 @@ describe('full push', () => {
     ]);
     expect(report.changed).toBe(1);
     expect(((await onHand()) ?? 0) - (before ?? 0)).toBe(3);
+  });
+
+  it('takes in an edit its compare-and-set ran into once, from the read that found it, and sends again', async () => {
+    const channel = ch.shopify as ChannelDetail;
+    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+    await pushAll(t.services, tenant.accountId, channel.id);
+    await pushChannel(t.services, channel.id, 'manual');
+    const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] }))[5];
+    if (!level || !row) throw new Error('no level');
+    const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
+    const connector = connectorFor(t.services, row as never);
+    const p = level.available;
+    expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
+    const onHand = async () =>
+      (
+        await t.services.db
+          .select({ onHand: inventoryLevels.onHand })
+          .from(inventoryLevels)
+          .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)))
+      )[0]?.onHand ?? 0;
+    const before = await onHand();
+    // The merchant adds 2 in Shopify (its webhook not in yet); we take one unit off here.
+    const edited = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta: 2 }),
+    });
+    expect(edited.status).toBe(200);
+    await t.services.db.transaction((tx) =>
+      applyMovements(tx, tenant.accountId, [
+        { variantId: level.variantId, locationId: level.locationId, delta: -1, reason: 'adjustment', source: 'manual' },
+      ]),
+    );
+    // Our push compares with P and runs into P + 2: Shopify's level is read once (by the connector, for the
+    // mismatch) and taken in as the merchant's +2.
+    const reads = vi.spyOn(ShopifyConnector.prototype, 'readInventory');
+    try {
+      const outcome = await pushChannel(t.services, channel.id, 'change');
+      expect(outcome).toMatchObject({ mismatched: 1, failed: 0 });
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+    expect((await onHand()) - before).toBe(1);
+    // The next push sends what Shopify should sell now (P + 1), compared with what it holds.
+    const next = await pushChannel(t.services, channel.id, 'change');
+    expect(next).toMatchObject({ sent: 1, mismatched: 0 });
+    expect((await connector.readInventory([pair]))[0]?.available).toBe(p + 1);
   });
 
   it('counts two Shopify edits stamped in the second of our acknowledged push each once, and its late echo not', async () => {

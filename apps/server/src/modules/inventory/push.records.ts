@@ -159,19 +159,26 @@ export async function takeInMismatches(
   services: Services,
   channel: ChannelRow,
   connector: ReturnType<typeof connectorFor>,
-  pairs: { inventoryItemId: string; locationExternalId: string }[],
+  /** `held`: what the connector read right after the mismatch (then not read again). */
+  pairs: { inventoryItemId: string; locationExternalId: string; held?: { available: number; at: Date } }[],
   /** What makes this read's reports unique (the movements' idempotency keys): `cas-{sync id}`. */
   readKey: string,
 ) {
   const readAt = new Date();
-  const levels = await connector.readInventory(pairs);
+  const unread = pairs.filter((p) => !p.held);
+  const levels = [
+    ...pairs.flatMap((p) =>
+      p.held ? [{ inventoryItemId: p.inventoryItemId, locationExternalId: p.locationExternalId, ...p.held }] : [],
+    ),
+    ...(unread.length ? await connector.readInventory(unread) : []).map((l) => ({ ...l, at: readAt })),
+  ];
   // This send did not land. The channel holding what an earlier send since our last acknowledgement carried
   // (one cut off by a crash or a timeout) is that send landing late: an acknowledgement, not a change.
-  const read = asJson(levels.map((l) => [l.inventoryItemId, l.locationExternalId, l.available]));
+  const read = asJson(levels.map((l) => [l.inventoryItemId, l.locationExternalId, l.available, l.at.toISOString()]));
   const acknowledged = rowsOf<{ item: string; location: string }>(
     await services.db.execute(sql`
       update ${channelStock} cs set ${BASIS_FROM_BELIEF},
-        pushed_qty = (v ->> 2)::int, pushed_at = ${readAt}, pending_qty = null, pending_key = null,
+        pushed_qty = (v ->> 2)::int, pushed_at = (v ->> 3)::timestamptz, pending_qty = null, pending_key = null,
         pending_compare = null, updated_at = ${readAt}
       from jsonb_array_elements(${read}) as v
       where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1
@@ -194,7 +201,7 @@ export async function takeInMismatches(
         inventoryItemId: l.inventoryItemId,
         externalLocationId: l.locationExternalId,
         quantity: l.available,
-        at: readAt,
+        at: l.at,
         key: readKey,
       })),
     'channel',

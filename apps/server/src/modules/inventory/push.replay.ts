@@ -80,7 +80,7 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
     }
     sent += sets.length;
     await recordApplied(services, channel, result.applied.map(level));
-    const mismatched = result.failed.filter((f) => f.mismatch).map((f) => f.change);
+    const mismatched = result.failed.filter((f) => f.mismatch);
     await recordFailed(
       services,
       channel,
@@ -93,7 +93,11 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
         services,
         channel,
         connector,
-        mismatched.map((m) => ({ inventoryItemId: m.inventoryItemId, locationExternalId: m.locationExternalId })),
+        mismatched.map((m) => ({
+          inventoryItemId: m.change.inventoryItemId,
+          locationExternalId: m.change.locationExternalId,
+          held: m.held,
+        })),
         `cas-replay-${key}`,
       );
   }

@@ -343,14 +343,18 @@ async function acknowledge(
   ).catch((err: unknown) => services.logger.warn({ err, channelId: channel.id }, 'stock notifications not raised'));
 
   const failures: SyncItemFailure[] = [];
-  const mismatched: { inventoryItemId: string; locationExternalId: string }[] = [];
+  const mismatched: Parameters<typeof takeInMismatches>[3] = [];
   const failedRows: { row: AvailableRow; reason: string; uncertain: boolean }[] = [];
   for (const f of result.failed) {
     const row = byKey.get(`${f.change.inventoryItemId}|${f.change.locationExternalId}`);
     if (!row) continue;
     keepDirty.add(row.variantId);
     if (f.mismatch)
-      mismatched.push({ inventoryItemId: row.inventoryItemId, locationExternalId: row.externalLocationId });
+      mismatched.push({
+        inventoryItemId: row.inventoryItemId,
+        locationExternalId: row.externalLocationId,
+        held: f.held,
+      });
     else {
       failedRows.push({ row, reason: f.reason, uncertain: f.uncertain === true });
       failures.push({
