@@ -38,6 +38,28 @@ function decode(cursor: string): OrdersCursor {
 }
 
 /**
+ * One SearchOrders page: the orders of up to 10 locations updated since `since` (or since the start), oldest
+ * change first, from `cursor` on (Square's cursor keeps the original query).
+ */
+export function searchOrdersUpdated<T>(
+  ctx: SquareContext,
+  locationIds: string[],
+  since: string | null,
+  cursor: string | null,
+): Promise<{ orders?: T[]; cursor?: string }> {
+  return ctx.client.call<{ orders?: T[]; cursor?: string }>('POST', '/v2/orders/search', {
+    location_ids: locationIds,
+    limit: ORDERS_PAGE,
+    return_entries: false,
+    query: {
+      filter: since ? { date_time_filter: { updated_at: { start_at: since } } } : {},
+      sort: { sort_field: 'UPDATED_AT', sort_order: 'ASC' },
+    },
+    ...(cursor ? { cursor } : {}),
+  });
+}
+
+/**
  * Orders updated since `since` (or since the start), oldest change first, over every location in
  * chunks of 10 (SearchOrders' limit). The cursor keeps the original query, as Square requires.
  */
@@ -48,16 +70,7 @@ export async function listOrders(
   const state: OrdersCursor = cursor ? decode(cursor) : { s: since ?? null, l: await locationIds(ctx), c: 0, q: null };
   const chunk = state.l.slice(state.c * ORDER_LOCATIONS_PER_SEARCH, (state.c + 1) * ORDER_LOCATIONS_PER_SEARCH);
   if (chunk.length === 0) return { items: [], nextCursor: null };
-  const res = await ctx.client.call<{ orders?: SquareOrder[]; cursor?: string }>('POST', '/v2/orders/search', {
-    location_ids: chunk,
-    limit: ORDERS_PAGE,
-    return_entries: false,
-    query: {
-      filter: state.s ? { date_time_filter: { updated_at: { start_at: state.s } } } : {},
-      sort: { sort_field: 'UPDATED_AT', sort_order: 'ASC' },
-    },
-    ...(state.q ? { cursor: state.q } : {}),
-  });
+  const res = await searchOrdersUpdated<SquareOrder>(ctx, chunk, state.s, state.q);
   const orders = (res.orders ?? []).filter((o) => !isReturnOrder(o));
   await rememberSkus(ctx, orders);
   let next: OrdersCursor | null = null;

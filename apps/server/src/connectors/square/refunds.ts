@@ -8,7 +8,7 @@ import { DomainError } from '../../lib/errors.ts';
 import { ProviderHttpError } from '../http.ts';
 import type { Page, ProviderReturn, RefundInput, RefundResult } from '../types.ts';
 import { asDomainError, locationIds, readOrder, rememberReturnSkus, type SquareContext, tryOrder } from './context.ts';
-import { ORDER_LOCATIONS_PER_SEARCH, ORDERS_PAGE, type OrdersCursor } from './orders.ts';
+import { ORDER_LOCATIONS_PER_SEARCH, type OrdersCursor, searchOrdersUpdated } from './orders.ts';
 import { mapRefund, mapReturnOrder, type PaymentRefund, type SquareReturnOrder } from './returns.ts';
 
 /** listReturns: the return orders phase ('o', as OrdersCursor), then the refunds phase ('r', Square's cursor in q). */
@@ -71,20 +71,7 @@ export async function listReturns(
     let next: ReturnsCursor = { ...state, p: 'r', q: null };
     const items: ProviderReturn[] = [];
     if (chunk.length > 0) {
-      const res = await ctx.client.call<{ orders?: SquareReturnOrder[]; cursor?: string }>(
-        'POST',
-        '/v2/orders/search',
-        {
-          location_ids: chunk,
-          limit: ORDERS_PAGE,
-          return_entries: false,
-          query: {
-            filter: state.s ? { date_time_filter: { updated_at: { start_at: state.s } } } : {},
-            sort: { sort_field: 'UPDATED_AT', sort_order: 'ASC' },
-          },
-          ...(state.q ? { cursor: state.q } : {}),
-        },
-      );
+      const res = await searchOrdersUpdated<SquareReturnOrder>(ctx, chunk, state.s, state.q);
       const returned = (res.orders ?? []).filter((o) => (o.returns?.length ?? 0) > 0);
       await rememberReturnSkus(ctx, returned);
       for (const o of returned) {

@@ -90,16 +90,6 @@ export async function listLocations(
   return { results: rows.map(toLocation), total: total?.n ?? 0 };
 }
 
-/** All of the account's locations, by store id (for other modules: maps, exports, import). */
-export async function listAllLocations(db: Db, accountId: string): Promise<Location[]> {
-  const rows = await db
-    .select()
-    .from(locations)
-    .where(eq(locations.accountId, accountId))
-    .orderBy(asc(locations.storeId));
-  return rows.map(toLocation);
-}
-
 export async function getLocation(db: Db, actor: Pick<Actor, 'accountId'>, id: string): Promise<Location> {
   const [row] = await db.select().from(locations).where(own(actor.accountId, id));
   if (!row) throw new DomainError('NOT_FOUND', NOT_FOUND);
