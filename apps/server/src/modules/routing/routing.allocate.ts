@@ -9,6 +9,7 @@ import { insertRows } from '../../db/insert-rows.ts';
 import { newId } from '../../lib/ids.ts';
 import type { DeferredLedger } from '../inventory/ledger.deferred.ts';
 import { lockAvailable, reserveAt } from '../inventory/reservations.ts';
+import { insertAllocations, updateAllocation } from '../orders/orders.allocations.ts';
 import type { TimelineInput } from '../orders/orders.timeline.ts';
 import { products, variants } from '../products/products.tables.ts';
 import { route } from './engine.ts';
@@ -65,6 +66,44 @@ export type ItemFacts = { brand: string | null; productType: string | null };
 export interface RoutedPlacement extends Placement {
   /** The ledger key this reservation was made under (`reserve:<key>`). */
   key: string;
+}
+
+/**
+ * An allocation follows its line's new placements: the row takes the first store, with its units reserved there
+ * (`reason` on it), and further stores (a split) get rows of their own. Answers the ids of the rows added.
+ */
+export async function placeAllocation(
+  tx: Tx,
+  accountId: string,
+  orderId: string,
+  allocation: { id: string; lineId: string },
+  [first, ...rest]: RoutedPlacement[],
+  reason: string,
+): Promise<string[]> {
+  if (!first) return [];
+  await updateAllocation(tx, allocation.id, {
+    locationId: first.locationId,
+    quantity: first.quantity,
+    status: 1,
+    reserved: first.quantity,
+    reason: reason.slice(0, 1000),
+  });
+  await insertAllocations(
+    tx,
+    accountId,
+    orderId,
+    rest.map((p) => ({
+      id: p.key,
+      lineId: allocation.lineId,
+      variantId: p.variantId,
+      locationId: p.locationId,
+      quantity: p.quantity,
+      status: 1,
+      reserved: p.quantity,
+      reason: null,
+    })),
+  );
+  return rest.map((p) => p.key);
 }
 
 export interface Routed {

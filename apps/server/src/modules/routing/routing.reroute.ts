@@ -22,11 +22,11 @@ import type { Actor } from '../../trpc/context.ts';
 import { lockAvailable, releaseReservation, reserveFirstAvailable } from '../inventory/reservations.ts';
 import { schedulePush } from '../inventory/schedule.ts';
 import { recordOrderMetrics } from '../metrics/metrics.record.ts';
-import { insertAllocations, updateAllocation } from '../orders/orders.allocations.ts';
+import { updateAllocation } from '../orders/orders.allocations.ts';
 import { actorName } from '../orders/orders.service.ts';
 import { affectedChannels, recomputeFlags, writeTimeline } from '../orders/orders.timeline.ts';
 import { distanceKm, placePostalCode } from './geo.ts';
-import { routeAndReserve, setDecisionAllocations } from './routing.allocate.ts';
+import { placeAllocation, routeAndReserve, setDecisionAllocations } from './routing.allocate.ts';
 import { resultOf } from './routing.allocations.ts';
 import { earlierRefusals, engineOrderOf, lockForChange } from './routing.reroute.inputs.ts';
 import { liveRuleSet } from './routing.rules.ts';
@@ -89,32 +89,18 @@ export async function rejectAllocation(
       locations,
     });
     const ids: string[] = [a.id];
-    const [first, ...rest] = routed.placements;
-    if (first) {
+    if (routed.placements.length > 0) {
       // The row follows the line to its new store; further stores (a split) get rows of their own.
-      await updateAllocation(tx, a.id, {
-        locationId: first.locationId,
-        quantity: first.quantity,
-        status: 1,
-        reserved: first.quantity,
-        reason: `Routed again after ${store} ${said} it: ${input.reason}`.slice(0, 1000),
-      });
-      await insertAllocations(
-        tx,
-        actor.accountId,
-        order.id,
-        rest.map((p) => ({
-          id: p.key,
-          lineId: line.id,
-          variantId: p.variantId,
-          locationId: p.locationId,
-          quantity: p.quantity,
-          status: 1,
-          reserved: p.quantity,
-          reason: null,
-        })),
+      ids.push(
+        ...(await placeAllocation(
+          tx,
+          actor.accountId,
+          order.id,
+          { id: a.id, lineId: line.id },
+          routed.placements,
+          `Routed again after ${store} ${said} it: ${input.reason}`,
+        )),
       );
-      ids.push(...rest.map((p) => p.key));
     } else {
       await updateAllocation(tx, a.id, {
         reason: `${input.reason} — ${routed.unplaced[0]?.reason ?? 'no other store can take it'}`.slice(0, 1000),

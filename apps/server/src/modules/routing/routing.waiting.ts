@@ -2,9 +2,9 @@
 // came in before its channel's stock did, once the stock is seeded: orders.seeded.ts). Each waiting row follows
 // its line's placement; what still cannot be placed keeps waiting with the engine's reason.
 import type { Tx } from '../../db/client.ts';
-import { type AllocationRecord, insertAllocations, updateAllocation } from '../orders/orders.allocations.ts';
+import { type AllocationRecord, updateAllocation } from '../orders/orders.allocations.ts';
 import type { TimelineInput } from '../orders/orders.timeline.ts';
-import { routeAndReserve, setDecisionAllocations } from './routing.allocate.ts';
+import { placeAllocation, routeAndReserve, setDecisionAllocations } from './routing.allocate.ts';
 import { earlierRefusals, engineOrderOf, type LineRow, type OrderRow } from './routing.reroute.inputs.ts';
 
 /**
@@ -51,36 +51,14 @@ export async function routeWaitingInTx(
   const touched = new Set<string>();
   for (const { allocation: a } of rows) {
     ids.push(a.id);
-    const [first, ...rest] = routed.placements.filter((p) => p.lineId === a.lineId);
-    if (!first) {
+    const placed = routed.placements.filter((p) => p.lineId === a.lineId);
+    if (placed.length === 0) {
       const unplaced = routed.unplaced.find((u) => u.lineId === a.lineId);
       if (unplaced) await updateAllocation(tx, a.id, { status: unplaced.status, reason: unplaced.reason });
       continue;
     }
     touched.add(a.variantId as string);
-    await updateAllocation(tx, a.id, {
-      locationId: first.locationId,
-      quantity: first.quantity,
-      status: 1,
-      reserved: first.quantity,
-      reason: options.reason.slice(0, 1000),
-    });
-    await insertAllocations(
-      tx,
-      accountId,
-      order.id,
-      rest.map((p) => ({
-        id: p.key,
-        lineId: a.lineId,
-        variantId: p.variantId,
-        locationId: p.locationId,
-        quantity: p.quantity,
-        status: 1,
-        reserved: p.quantity,
-        reason: null,
-      })),
-    );
-    ids.push(...rest.map((p) => p.key));
+    ids.push(...(await placeAllocation(tx, accountId, order.id, a, placed, options.reason)));
   }
   await setDecisionAllocations(tx, routed.decisionId, ids);
   return { touched: [...touched], timeline: routed.timeline };
