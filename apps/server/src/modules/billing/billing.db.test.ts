@@ -18,7 +18,7 @@ import { accounts } from '../accounts/accounts.tables.ts';
 import { auditEntries } from '../audit/audit.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
-import { providerFor, syncSubscription } from './billing.mirror.ts';
+import { applyCheckout, providerFor, syncSubscription } from './billing.mirror.ts';
 import { stripeClient } from './billing.provider.ts';
 import { billingEvents, billingInvoices, checkoutSessions, subscriptions } from './billing.tables.ts';
 import { BILLING_EVENT_JOB } from './billing.webhooks.ts';
@@ -302,6 +302,24 @@ describe('checkout', () => {
       subscription: { interval: 'year', status: 'active' },
       checkout: { paymentStatus: 'paid' },
     });
+  });
+
+  it('an older copy of a settled checkout (its completed event, still unpaid) does not take the payment back', async () => {
+    const m = await merchant();
+    const { sessionId } = await startCheckout(m, 'starter');
+    expect((await pay(sessionId, BANK)).status).toBe(303);
+    await untilStatus(m.accountId, 'awaiting_payment');
+    const completed = await providerFor(t.services).getCheckout(sessionId);
+    expect(completed).toMatchObject({ status: 'complete', paymentStatus: 'unpaid' });
+    await control(`/checkout/${sessionId}/settle`, { outcome: 'succeeded' });
+    await untilStatus(m.accountId, 'active');
+    await settled();
+    // The completed event's copy of the session is applied late (a job retried, or two reads racing).
+    await applyCheckout(t.services, completed, {});
+    const [row] = await t.services.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+    expect(row).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
+    const status = await m.trpc.query<SubscriptionStatus>('billing.getSubscriptionStatus');
+    expect(status.data).toMatchObject({ accountStatus: 'active', checkout: { paymentStatus: 'paid' } });
   });
 
   it('a bank debit that fails sends the account back to choosing a plan, with the reason', async () => {

@@ -343,12 +343,15 @@ export async function applyCheckout(
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
   // Only sessions we started: anything else on the Stripe account is none of ours.
   if (!row) return 'unknown';
+  // A session only moves forward (open → complete or expired; unpaid → paid): a snapshot older than what we hold (an
+  // event's copy, or a read that lost the race with a newer one) does not take it back.
   await db
     .update(checkoutSessions)
     .set({
-      status: session.status,
-      paymentStatus: session.paymentStatus,
-      stripeSubscriptionId: session.subscriptionId,
+      status: sql`case when ${checkoutSessions.status} = 'open' then ${session.status} else ${checkoutSessions.status} end`,
+      paymentStatus: sql`case when ${checkoutSessions.paymentStatus} = 'unpaid' then ${session.paymentStatus}
+        else ${checkoutSessions.paymentStatus} end`,
+      stripeSubscriptionId: sql`coalesce(${session.subscriptionId}, ${checkoutSessions.stripeSubscriptionId})`,
       ...(options.paymentError !== undefined ? { paymentError: options.paymentError } : {}),
       updatedAt: new Date(),
     })
