@@ -21,7 +21,7 @@ import { newId } from '../apps/server/src/lib/ids.ts';
 import { insertAllocations } from '../apps/server/src/modules/orders/orders.allocations.ts';
 import { route } from '../apps/server/src/modules/routing/engine.ts';
 import type { EngineLine } from '../apps/server/src/modules/routing/engine.types.ts';
-import { routeAndReserve } from '../apps/server/src/modules/routing/routing.allocate.ts';
+import { reservedAllocation, routeAndReserve } from '../apps/server/src/modules/routing/routing.allocate.ts';
 import { replay } from '../apps/server/src/modules/routing/routing.dryrun.ts';
 import { liveRuleSet, saveRules } from '../apps/server/src/modules/routing/routing.rules.ts';
 import { engineLocations } from '../apps/server/src/modules/routing/routing.service.ts';
@@ -243,16 +243,7 @@ try {
         kind: 'initial',
       });
       await insertAllocations(tx, accountId, orderId, [
-        ...routed.placements.map((p) => ({
-          id: p.key,
-          lineId: p.lineId,
-          variantId: p.variantId,
-          locationId: p.locationId,
-          quantity: p.quantity,
-          status: 1,
-          reserved: p.quantity,
-          reason: null,
-        })),
+        ...routed.placements.map((p) => reservedAllocation(p)),
         ...routed.unplaced.map((u) => ({
           id: newId('oal'),
           lineId: u.lineId,

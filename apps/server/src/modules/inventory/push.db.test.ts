@@ -47,6 +47,25 @@ async function settingsOf(id: string): Promise<ChannelSettings> {
   return row?.settings as ChannelSettings;
 }
 
+/** A merchant's change of a level in the Shopify shop (its webhook not taken in: none is delivered here). */
+async function editInShopify(level: { sku: string; externalLocationId: string }, delta: number) {
+  const res = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** Our on hand of a level. */
+async function onHandOf(level: { variantId: string; locationId: string }) {
+  const [row] = await t.services.db
+    .select({ onHand: inventoryLevels.onHand })
+    .from(inventoryLevels)
+    .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)));
+  return row?.onHand ?? 0;
+}
+
 /** Our catalog from the shop (a variant per SKU), every channel location one of ours, on hand 7 + i % 5. */
 async function linkShop(p: 'shopify' | 'bigcommerce') {
   const channel = ch[p] as ChannelDetail;
@@ -417,14 +436,7 @@ describe('full push', () => {
       .update(channelStock)
       .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
       .where(where);
-    const onHand = async () =>
-      (
-        await t.services.db
-          .select({ onHand: inventoryLevels.onHand })
-          .from(inventoryLevels)
-          .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)))
-      )[0]?.onHand;
-    const before = await onHand();
+    const before = await onHandOf(level);
 
     // A push sends P − 1 (compared with P) under its key; Shopify sets it, and the process dies before the answer
     // is recorded (its webhook is lost with it).
@@ -432,12 +444,7 @@ describe('full push', () => {
     await markPending(t.services, row, [{ row: { ...level, available: p - 1 }, key: 'snd_lost.0.0', set }]);
     await connector.setInventory([set], { idempotencyKey: 'snd_lost.0.0' });
     // The merchant then adds 3 in Shopify: it holds P + 2, which reads as +2 against P and +3 against P − 1.
-    const edited = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta: 3 }),
-    });
-    expect(edited.status, await edited.clone().text()).toBe(200);
+    await editInShopify(level, 3);
     expect((await connector.readInventory([pair]))[0]?.available).toBe(p + 2);
 
     // A process starts, and its first push of the channel sends the lost call again with its key: Shopify answers
@@ -462,7 +469,7 @@ describe('full push', () => {
       },
     ]);
     expect(report.changed).toBe(1);
-    expect(((await onHand()) ?? 0) - (before ?? 0)).toBe(3);
+    expect((await onHandOf(level)) - before).toBe(3);
   });
 
   it('takes in an edit its compare-and-set ran into once, from the read that found it, and sends again', async () => {
@@ -476,21 +483,9 @@ describe('full push', () => {
     const connector = connectorFor(t.services, row as never);
     const p = level.available;
     expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
-    const onHand = async () =>
-      (
-        await t.services.db
-          .select({ onHand: inventoryLevels.onHand })
-          .from(inventoryLevels)
-          .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)))
-      )[0]?.onHand ?? 0;
-    const before = await onHand();
+    const before = await onHandOf(level);
     // The merchant adds 2 in Shopify (its webhook not in yet); we take one unit off here.
-    const edited = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta: 2 }),
-    });
-    expect(edited.status).toBe(200);
+    await editInShopify(level, 2);
     await t.services.db.transaction((tx) =>
       applyMovements(tx, tenant.accountId, [
         { variantId: level.variantId, locationId: level.locationId, delta: -1, reason: 'adjustment', source: 'manual' },
@@ -506,7 +501,7 @@ describe('full push', () => {
     } finally {
       reads.mockRestore();
     }
-    expect((await onHand()) - before).toBe(1);
+    expect((await onHandOf(level)) - before).toBe(1);
     // The next push sends what Shopify should sell now (P + 1), compared with what it holds.
     const next = await pushChannel(t.services, channel.id, 'change');
     expect(next).toMatchObject({ sent: 1, mismatched: 0 });

@@ -9,7 +9,13 @@ import { channelLevelKey, claimChannelMovement } from '../inventory/claims.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { consumeStock, consumption, releaseReservation } from '../inventory/reservations.ts';
 import { countryCode } from '../routing/geo.ts';
-import { linkDecision, type RouteLine, routeAndReserve, routingInputs } from '../routing/routing.allocate.ts';
+import {
+  linkDecision,
+  type RouteLine,
+  reservedAllocation,
+  routeAndReserve,
+  routingInputs,
+} from '../routing/routing.allocate.ts';
 import { type AllocationPlan, storePlan } from './allocate.ts';
 import {
   type BatchContext,
@@ -203,20 +209,7 @@ async function routeLines(
     reserved: 0,
     reason: u.reason,
   }));
-  keepAllocations(ctx, [
-    ...held,
-    ...routed.placements.map((p) => ({
-      id: p.key,
-      lineId: p.lineId,
-      variantId: p.variantId,
-      locationId: p.locationId,
-      quantity: p.quantity,
-      status: 1,
-      reserved: p.quantity,
-      reason: null,
-    })),
-    ...unplacedRows,
-  ]);
+  keepAllocations(ctx, [...held, ...routed.placements.map((p) => reservedAllocation(p)), ...unplacedRows]);
   await linkDecision(
     ctx.tx,
     routed.decisionId,

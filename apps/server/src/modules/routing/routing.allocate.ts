@@ -68,6 +68,18 @@ export interface RoutedPlacement extends Placement {
   key: string;
 }
 
+/** The allocation row of a placement: its units reserved at its store, under the placement's ledger key. */
+export const reservedAllocation = (p: RoutedPlacement, lineId: string = p.lineId) => ({
+  id: p.key,
+  lineId,
+  variantId: p.variantId,
+  locationId: p.locationId,
+  quantity: p.quantity,
+  status: 1,
+  reserved: p.quantity,
+  reason: null,
+});
+
 /**
  * An allocation follows its line's new placements: the row takes the first store, with its units reserved there
  * (`reason` on it), and further stores (a split) get rows of their own. Answers the ids of the rows added.
@@ -92,16 +104,7 @@ export async function placeAllocation(
     tx,
     accountId,
     orderId,
-    rest.map((p) => ({
-      id: p.key,
-      lineId: allocation.lineId,
-      variantId: p.variantId,
-      locationId: p.locationId,
-      quantity: p.quantity,
-      status: 1,
-      reserved: p.quantity,
-      reason: null,
-    })),
+    rest.map((p) => reservedAllocation(p, allocation.lineId)),
   );
   return rest.map((p) => p.key);
 }
