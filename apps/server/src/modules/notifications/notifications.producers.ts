@@ -168,8 +168,12 @@ export async function notifyStockChanges(
     entry[kind].push(c);
     byVariant.set(c.variantId, entry);
   }
+  // The stores in their own order (S2 before S10), whatever order the channel answered in.
   const where = (list: StockChange[], to: (c: StockChange) => string) =>
-    list.map((c) => `${c.storeId} (${c.before} → ${to(c)})`).join(', ');
+    [...list]
+      .sort((a, b) => a.storeId.localeCompare(b.storeId, undefined, { numeric: true }))
+      .map((c) => `${c.storeId} (${c.before} → ${to(c)})`)
+      .join(', ');
   for (const [variantId, { sku, out, low }] of byVariant) {
     const link = `/products/${channel.id}?filter=${encodeURIComponent(JSON.stringify({ search: sku }))}`;
     if (out.length > 0) {
