@@ -16,6 +16,11 @@ import { clearPending, recordApplied, recordFailed, takeInMismatches } from './p
 /** Channels whose lost sends this process has replayed (or found none of) since it started or a push failed. */
 const settled = new Set<string>();
 
+/** The channel's next push may replay lost sends: its first in this process, or its first after one failed. */
+export function mayReplay(channelId: string): boolean {
+  return !settled.has(channelId);
+}
+
 /** A push of the channel failed in this process: the sends it left pending are replayed by the next one. */
 export function sendsInDoubt(channelId: string) {
   settled.delete(channelId);

@@ -12,6 +12,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { listings } from '../products/products.tables.ts';
 import { inventoryDirty } from './inventory.tables.ts';
 import { rowsOf } from './ledger.ts';
+import { mayReplay } from './push.replay.ts';
 import { isLive, pushChannel } from './push.ts';
 import { INVENTORY_PUSH_JOB, pushEnded, pushStarted, schedulePush } from './schedule.ts';
 
@@ -47,9 +48,12 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
   const state: Running = { again: false, trigger, done: Promise.resolve() };
   running.set(channelId, state);
   state.done = (async () => {
-    // From the request on, the channel's stock events wait for the push (its start replays lost sends, and at
-    // start-up the events waiting are queued right after this): they are read against what the channel holds.
-    pushStarted(channelId);
+    // The channel's stock events wait for its push to end. For the first push of the channel in this process (or
+    // the first after one failed) they wait from the request on: its start replays sends whose answers were lost,
+    // and at start-up the events waiting are queued right after this; they are read once the channel's answers are
+    // in. Otherwise from its start (events that come while it waits for its turn are taken in meanwhile).
+    const replaying = mayReplay(channelId);
+    if (replaying) pushStarted(channelId);
     const turnDone = await pushTurn();
     // Workers in other processes (on a shared PostgreSQL) push the same channels: one at a time across them.
     // A push that finds the channel busy elsewhere is queued again shortly; the marks it would have taken wait.
@@ -70,6 +74,7 @@ export function runPush(services: Services, channelId: string, trigger: SyncTrig
       );
       return;
     }
+    if (!replaying) pushStarted(channelId);
     try {
       let round = 0;
       do {
