@@ -51,7 +51,9 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
   const byKey = new Map<string, typeof rows>();
   for (const row of rows) {
     if (row.key === null || row.quantity === null) continue;
-    byKey.set(row.key, [...(byKey.get(row.key) ?? []), row]);
+    const group = byKey.get(row.key);
+    if (group) group.push(row);
+    else byKey.set(row.key, [row]);
   }
   let sent = 0;
   for (const [key, group] of byKey) {
