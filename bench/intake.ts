@@ -4,7 +4,7 @@
 // spread over the channels, each taken in and reserved. The three channels' orders go in side by side, each
 // channel in the order-events pass's batches of 100 (`ingestOrders`, several orders per transaction) or, where the
 // tree has no `ingestOrders` (before it), one `ingestOrder` transaction per order as that pass did.
-// Per engine (PGlite in memory; PostgreSQL when BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
+// Per engine (PGlite in memory; PostgreSQL when BENCH_DATABASE_URL, default the machine's own, over its socket when it has one: database-url.ts,
 // answers, in a fresh database): orders/s, statements per order (PostgreSQL: queries sent), CPU per order of this
 // process and of the PostgreSQL backends that served it (from /proc, where readable), and the load average.
 // A benchmark measures; it never asserts a time. Prints JSON; writes nothing.
@@ -16,12 +16,13 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import * as ingest from '../apps/server/src/modules/orders/ingest.ts';
 import { channelOrder, invariantViolations, orderWorld } from '../apps/server/src/modules/orders/orders.fixtures.ts';
 import { createTestApp } from '../apps/server/test/app.ts';
+import { benchDatabaseUrl } from './database-url.ts';
 
 const ORDERS = Number(process.env.BENCH_INTAKE_ORDERS ?? 600);
 const SKUS = Number(process.env.BENCH_INTAKE_SKUS ?? 50);
 const PASS_BATCH = 100;
 const on = (process.env.BENCH_INTAKE_ON ?? 'pglite,postgres').split(',');
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const serverUrl = benchDatabaseUrl();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const load = () => os.loadavg().map((l) => Math.round(l * 10) / 10);
 const batched = typeof (ingest as Record<string, unknown>).ingestOrders === 'function';

@@ -1,6 +1,6 @@
 // `npm run bench:metrics` (and part of `npm run bench`): the dashboard's metrics call (issue 17) over a year of
-// BENCH_METRICS_ORDERS orders (default 1,000,000), in process against PostgreSQL: BENCH_DATABASE_URL (default
-// postgres://postgres@127.0.0.1:5432/test) gets a fresh database, dropped afterwards. Without a server it runs on
+// BENCH_METRICS_ORDERS orders (default 1,000,000), in process against PostgreSQL: BENCH_DATABASE_URL (default: the machine's own
+// server, over its socket when it has one: database-url.ts) gets a fresh database, dropped afterwards. Without a server it runs on
 // PGlite in memory with 100,000 orders (BENCH_METRICS_ORDERS overrides either).
 // One account (New York time) with 3 channels, 4 stores, 2,000 SKUs with stock, and the orders spread over 365
 // days with 1–3 lines each, statuses as a shop's history (a twentieth cancelled), seeded with set-based SQL; the
@@ -32,10 +32,11 @@ import {
 import { rebuildAccountMetrics } from '../apps/server/src/modules/metrics/metrics.rebuild.ts';
 import { recordOrderMetrics } from '../apps/server/src/modules/metrics/metrics.record.ts';
 import { getMetrics } from '../apps/server/src/modules/metrics/metrics.service.ts';
+import { benchDatabaseUrl } from './database-url.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const serverUrl = benchDatabaseUrl();
 const reads = Number(process.env.BENCH_METRICS_READS ?? 60);
 
 const pct = (xs: number[], p: number) => {

@@ -10,8 +10,8 @@
 //   at a steady rate; then a backlog: orders placed while the simulators hold their webhooks, timed from their
 //   release (the simulators' making of the orders out of the window);
 // - list: `/orders/` pages of 25 (and searches) over orders seeded with SQL (bench/seed-orders.ts).
-// On PGlite (effect, ingest, list at 100,000) and, when BENCH_DATABASE_URL (default
-// postgres://postgres@127.0.0.1:5432/test) answers, on PostgreSQL (ingest, list at 1,000,000) in a fresh
+// On PGlite (effect, ingest, list at 100,000) and, when BENCH_DATABASE_URL (default: the machine's own
+// server, over its socket when it has one: database-url.ts) answers, on PostgreSQL (ingest, list at 1,000,000) in a fresh
 // database dropped afterwards. Figures go to bench/results/latest.json under "orders". A benchmark measures and
 // never asserts a time: the run fails only when it is itself broken.
 import { execFileSync } from 'node:child_process';
@@ -32,6 +32,7 @@ import {
   startChild,
   waitUntilReady,
 } from '../apps/server/test/live.ts';
+import { benchDatabaseUrl, databaseTransport } from './database-url.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const resultsFile = join(root, 'bench', 'results', 'latest.json');
@@ -67,7 +68,7 @@ const settings = {
   products: int('BENCH_ORDER_PRODUCTS', 50),
   timeoutMs: int('BENCH_ORDER_TIMEOUT_MS', 30_000),
   pollMs: int('BENCH_POLL_MS', 20),
-  postgres: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  postgres: benchDatabaseUrl(),
   /** Which databases to run on: `pglite,postgres` (default), or one of them. */
   on: (process.env.BENCH_ORDERS_ON ?? 'pglite,postgres').split(','),
 };
@@ -118,7 +119,11 @@ async function main(): Promise<number> {
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim(),
     node: process.version,
     cpus: { count: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
-    settings: { ...settings, postgres: settings.postgres.replace(/:[^:@/]*@/, ':***@') },
+    settings: {
+      ...settings,
+      postgres: settings.postgres.replace(/:[^:@/]*@/, ':***@'),
+      postgresTransport: databaseTransport(settings.postgres),
+    },
     loadAverageAtStart: load(),
   };
 
@@ -660,8 +665,9 @@ function otherCpu() {
         if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
         const cpu = cpuSeconds(Number(pid));
         postgres += cpu;
-        // A backend's title names its client's address: "postgres: 15/main: user db 127.0.0.1(5432) idle".
-        if (!/\(\d+\)/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) postgresBackground += cpu;
+        // A backend's title names its client: "postgres: 15/main: user db 127.0.0.1(5432) idle", or "[local]"
+        // over the socket.
+        if (!/\(\d+\)|\[local\]/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) postgresBackground += cpu;
       } catch {}
     }
   } catch {}

@@ -27,12 +27,13 @@ import { createTestApp } from '../apps/server/test/app.ts';
 import { connectSandboxChannel } from '../apps/server/test/channels.ts';
 import { createSignedInAccount } from '../apps/server/test/factories.ts';
 import { startTestSandbox } from '../apps/server/test/sandbox.ts';
+import { benchDatabaseUrl } from './database-url.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const resultsFile = join(root, 'bench', 'results', 'latest.json');
 const LABELS = Number(process.env.BENCH_SHIP_LABELS ?? 60);
 const SHOP = 'bench-shipments';
-const POSTGRES = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POSTGRES = benchDatabaseUrl();
 /** Which databases to run on: `pglite,postgres` (default), or one of them. */
 const ON = (process.env.BENCH_SHIPMENTS_ON ?? 'pglite,postgres').split(',');
 const log = (line: string) => process.stdout.write(`${line}\n`);
