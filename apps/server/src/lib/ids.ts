@@ -19,3 +19,11 @@ export function newId(prefix: string): string {
 const POOL = 12 * 512;
 let pool = Buffer.alloc(0);
 let offset = 0;
+
+/** When an id made by `newId` was made (its first ten characters after the prefix); null for any other string. */
+export function idTime(id: string): Date | null {
+  const time = /^[a-z]+_([0-9a-v]{10})/.exec(id)?.[1];
+  if (!time) return null;
+  const ms = Number.parseInt(time, 32);
+  return Number.isSafeInteger(ms) ? new Date(ms) : null;
+}
