@@ -104,6 +104,17 @@ export interface InventorySet {
   compareQuantity?: number | null;
 }
 
+export interface InventorySetOptions {
+  /** The send's key (see Connector.setInventory); each request's key derives from it. */
+  idempotencyKey?: string;
+  /**
+   * With a key: when the send was first made. A provider that dates its writes (Square's occurred_at, by which it
+   * orders a count among the seller's own changes) dates them so, and a repeat asks exactly what the first call
+   * asked. Absent: now.
+   */
+  at?: Date;
+}
+
 export interface InventorySetResult {
   applied: InventorySet[];
   /**
@@ -345,10 +356,11 @@ export interface Connector {
    * `idempotentInventory`), the provider runs each of its requests once: the same changes sent again with the same
    * key (after the answer was lost) get the first answer back, whether or not that first call had landed.
    */
-  setInventory(changes: InventorySet[], options?: { idempotencyKey?: string }): Promise<InventorySetResult>;
+  setInventory(changes: InventorySet[], options?: InventorySetOptions): Promise<InventorySetResult>;
   /**
    * The provider takes an idempotency key on inventory writes and answers a repeat with the first answer (Shopify's
-   * @idempotent, 2026-01): a push records the key with what it sends, and replays a send whose answer it lost.
+   * @idempotent, 2026-01; Square's idempotency_key): a push records the key with what it sends, and replays a send
+   * whose answer it lost.
    */
   readonly idempotentInventory?: boolean;
   createProduct(input: ProductInput): Promise<ProviderProduct>;

@@ -13,6 +13,7 @@ import type {
   FulfillmentInput,
   InventoryLevel,
   InventorySet,
+  InventorySetOptions,
   InventorySetResult,
   Page,
   ProductInput,
@@ -128,7 +129,7 @@ export class ShopifyConnector implements Connector {
 
   readonly idempotentInventory = true;
 
-  setInventory(changes: InventorySet[], options: { idempotencyKey?: string } = {}): Promise<InventorySetResult> {
+  setInventory(changes: InventorySet[], options: InventorySetOptions = {}): Promise<InventorySetResult> {
     return setInventory(this, changes, options.idempotencyKey);
   }
 

@@ -3,6 +3,7 @@
  * inventorySetQuantities (compare-and-set where the change carries a compareQuantity).
  */
 
+import { byLevel } from '../inventory-order.ts';
 import type { InventoryLevel, InventorySet, InventorySetResult, Page, ProviderLocation } from '../types.ts';
 import { SHOPIFY_IDEMPOTENT_VERSION } from './client.ts';
 import {
@@ -90,12 +91,6 @@ export async function setInventory(
       await setBatch(host, batch, result, idempotencyKey ? `${idempotencyKey}.${g}.${b}` : undefined);
   return result;
 }
-
-const byLevel = (a: InventorySet, b: InventorySet) => {
-  const x = `${a.inventoryItemId}|${a.locationExternalId}`;
-  const y = `${b.inventoryItemId}|${b.locationExternalId}`;
-  return x < y ? -1 : x > y ? 1 : 0;
-};
 
 /** A stale compare-and-set row: the level held something other than the quantity compared with. */
 const STALE = new Set(['COMPARE_QUANTITY_STALE', 'CHANGE_FROM_QUANTITY_STALE']);

@@ -5,20 +5,31 @@
 
 import { randomUUID } from 'node:crypto';
 import { ProviderHttpError } from '../http.ts';
-import type { InventoryLevel, InventorySet, InventorySetResult, Page } from '../types.ts';
+import { byLevel } from '../inventory-order.ts';
+import type { InventoryLevel, InventorySet, InventorySetOptions, InventorySetResult, Page } from '../types.ts';
 import { describeSquareError, squareErrors } from './client.ts';
 import type { SquareContext } from './context.ts';
 
 /** BatchChangeInventory takes at most 100 changes per request. */
 export const SQUARE_INVENTORY_BATCH = 100;
 
-async function sendInventoryBatch(ctx: SquareContext, batch: InventorySet[], result: InventorySetResult) {
+/**
+ * One batch of changes. With `key`, each request's idempotency key derives from it (the rows a refusal left are sent
+ * again under a key of their own) and every count is dated `at`: a repeat asks exactly what the first call asked.
+ * Without, each request has a random key and is dated when it goes.
+ */
+async function sendInventoryBatch(
+  ctx: SquareContext,
+  batch: InventorySet[],
+  result: InventorySetResult,
+  key?: { key: string; at: string },
+) {
   let pending = batch;
-  while (pending.length > 0) {
-    const occurredAt = new Date().toISOString();
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const occurredAt = key?.at ?? new Date().toISOString();
     try {
       await ctx.client.call('POST', '/v2/inventory/changes/batch-create', {
-        idempotency_key: randomUUID(),
+        idempotency_key: key ? `${key.key}.${attempt}` : randomUUID(),
         ignore_unchanged_counts: true,
         changes: pending.map((c) => ({
           type: 'PHYSICAL_COUNT',
@@ -128,12 +139,22 @@ export async function readInventory(
 /**
  * PHYSICAL_COUNT changes (state IN_STOCK), 100 per request, each request with its own idempotency key
  * (so a retried request is applied once). Square has no compare-and-set: a count is ordered with
- * the seller's own changes by occurred_at, so compareQuantity is not checked.
+ * the seller's own changes by occurred_at, so compareQuantity is not checked. With `idempotencyKey`, the changes go
+ * in one stable order, keyed from it and dated `at` (Connector.setInventory): sent again after its answer was lost,
+ * Square answers what it did the first time, or sets the counts now as of then, before the seller's later changes.
  */
-export async function setInventory(ctx: SquareContext, changes: InventorySet[]): Promise<InventorySetResult> {
+export async function setInventory(
+  ctx: SquareContext,
+  changes: InventorySet[],
+  options: InventorySetOptions = {},
+): Promise<InventorySetResult> {
   const result: InventorySetResult = { applied: [], failed: [] };
-  for (let i = 0; i < changes.length; i += SQUARE_INVENTORY_BATCH) {
-    await sendInventoryBatch(ctx, changes.slice(i, i + SQUARE_INVENTORY_BATCH), result);
+  const { idempotencyKey } = options;
+  const ordered = idempotencyKey ? [...changes].sort(byLevel) : changes;
+  const at = (options.at ?? new Date()).toISOString();
+  for (let i = 0, b = 0; i < ordered.length; i += SQUARE_INVENTORY_BATCH, b++) {
+    const batch = ordered.slice(i, i + SQUARE_INVENTORY_BATCH);
+    await sendInventoryBatch(ctx, batch, result, idempotencyKey ? { key: `${idempotencyKey}.${b}`, at } : undefined);
   }
   return result;
 }

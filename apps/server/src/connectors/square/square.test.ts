@@ -6,6 +6,7 @@ import { memoryLogger, TEST_PROVIDER_SECRETS } from '../../../test/app.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { Config } from '../../config.ts';
 import { DomainError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
 import { type ProviderEndpoints, resolveProviders } from '../../providers.ts';
 import { providerTransport } from '../http.ts';
 import type { AuthorizedChannel, ChannelCredentials, Connector, InventorySet, ProviderProduct } from '../types.ts';
@@ -317,6 +318,79 @@ describe('Square connector', () => {
     const levels = await allLevels(connector);
     for (const c of result.applied) expect(levels.get(`${c.inventoryItemId}|${c.locationExternalId}`)).toBe(c.quantity);
     expect(connector.maxInventoryBatch).toBe(100);
+  });
+
+  it('sends keyed counts in one order, dated when first sent: a repeat gets the first answer, a lost one lands before the seller', async () => {
+    const { products } = await allProducts(connector);
+    const [location] = await connector.listLocations();
+    const before = await allLevels(connector);
+    const held = (v: { inventoryItemId: string }) => before.get(`${v.inventoryItemId}|${location?.externalId}`) ?? 0;
+    // Three with some stock (an earlier test set some to 0).
+    const variants = products
+      .flatMap((p) => p.variants)
+      .filter((v) => held(v) >= 6)
+      .slice(0, 3);
+    expect(variants).toHaveLength(3);
+    const level = (v: (typeof variants)[number]) => ({
+      inventoryItemId: v.inventoryItemId,
+      locationExternalId: location?.externalId as string,
+    });
+    // Gathered in any order; each one unit below what Square holds.
+    const changes = [...variants].reverse().map((v) => ({ ...level(v), quantity: held(v) - 1 }));
+    const at = new Date();
+    const key = newId('snd');
+    const sendSpy = vi.spyOn(providerTransport, 'send');
+    const bodies = () =>
+      sendSpy.mock.calls
+        .filter(([url]) => String(url).endsWith('/v2/inventory/changes/batch-create'))
+        .map(([, init]) => String(init?.body));
+    const first = await connector.setInventory(changes, { idempotencyKey: key, at });
+    expect(first.applied).toHaveLength(3);
+    const [sent] = bodies().map(
+      (b) =>
+        JSON.parse(b) as {
+          idempotency_key: string;
+          changes: { physical_count: { catalog_object_id: string; occurred_at: string } }[];
+        },
+    );
+    expect(sent?.idempotency_key).toBe(`${key}.0.0`);
+    expect(sent?.changes.map((c) => c.physical_count.catalog_object_id)).toEqual(
+      variants.map((v) => v.inventoryItemId).sort(),
+    );
+    expect(sent?.changes.every((c) => c.physical_count.occurred_at === at.toISOString())).toBe(true);
+
+    // The seller then receives 3 of the first at the register: Square holds P − 1 + 3.
+    const [v0, v1] = variants as [(typeof variants)[number], (typeof variants)[number]];
+    const received = await fetch(`${sandbox.url}/_control/square/${seller.externalId}/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: v0.sku, location: location?.externalId, delta: 3 }),
+    });
+    expect(received.status).toBe(200);
+    // Sent again in another order (its answer lost): the same request, answered from the first call; nothing moves.
+    const again = await connector.setInventory([...changes].reverse(), { idempotencyKey: key, at });
+    expect(again.applied).toHaveLength(3);
+    expect(bodies()[1]).toBe(bodies()[0]);
+    let now = await allLevels(connector);
+    expect(now.get(`${v0.inventoryItemId}|${location?.externalId}`)).toBe(held(v0) + 2);
+
+    // A send that never reached Square, made before the seller's change, goes late: as of when it was made, so
+    // the seller's change stays on top of it.
+    const lost = newId('snd');
+    const madeAt = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    await fetch(`${sandbox.url}/_control/square/${seller.externalId}/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: v1.sku, location: location?.externalId, delta: 3 }),
+    });
+    const late = await connector.setInventory([{ ...level(v1), quantity: held(v1) - 5 }], {
+      idempotencyKey: lost,
+      at: madeAt,
+    });
+    expect(late.applied).toHaveLength(1);
+    now = await allLevels(connector);
+    expect(now.get(`${v1.inventoryItemId}|${location?.externalId}`)).toBe(held(v1) - 5 + 3);
   });
 
   it('reads orders since a time, with SKUs, receipt numbers and the POS location', async () => {

@@ -1,7 +1,7 @@
 // The push engine against the simulators over real HTTP: a full push goes out in the provider's largest
 // batches (the fewest calls its limit has to carry), arrives whole, and leaves what the channel acknowledged
 // recorded. No webhooks are delivered here: the push alone is under test.
-import type { ChannelDetail, ChannelSettings } from '@switchyard/contracts';
+import type { ChannelDetail } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,17 +10,16 @@ import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { SHOPIFY_INVENTORY_BATCH, ShopifyConnector } from '../../connectors/shopify/connector.ts';
-import { newId } from '../../lib/ids.ts';
 import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
-import { locations } from '../locations/locations.tables.ts';
-import { listings, products, variants } from '../products/products.tables.ts';
+import { listings } from '../products/products.tables.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { loadAvailable } from './available.ts';
 import { carriedReports } from './inbound.events.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
+import { editInShop, linkShop, onHandOf as onHandOfLevel, settingsOf as settingsOfChannel } from './push.fixtures.ts';
 import { clearPending, markPending } from './push.records.ts';
 import { sendsInDoubt } from './push.replay.ts';
 import { pushAll, runPush } from './push.run.ts';
@@ -42,96 +41,11 @@ const control = async (path: string) => {
   return (await res.json()) as { stock: Record<string, Record<string, number>> };
 };
 
-async function settingsOf(id: string): Promise<ChannelSettings> {
-  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, id));
-  return row?.settings as ChannelSettings;
-}
-
+const settingsOf = (id: string) => settingsOfChannel(t.services.db, id);
+const onHandOf = (level: { variantId: string; locationId: string }) => onHandOfLevel(t.services.db, level);
 /** A merchant's change of a level in the Shopify shop (its webhook not taken in: none is delivered here). */
-async function editInShopify(level: { sku: string; externalLocationId: string }, delta: number) {
-  const res = await fetch(`${sandbox.url}/_control/shopify/${shopName.shopify}/stock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ sku: level.sku.replace(/^shopify-/, ''), location: level.externalLocationId, delta }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-}
-
-/** Our on hand of a level. */
-async function onHandOf(level: { variantId: string; locationId: string }) {
-  const [row] = await t.services.db
-    .select({ onHand: inventoryLevels.onHand })
-    .from(inventoryLevels)
-    .where(and(eq(inventoryLevels.variantId, level.variantId), eq(inventoryLevels.locationId, level.locationId)));
-  return row?.onHand ?? 0;
-}
-
-/** Our catalog from the shop (a variant per SKU), every channel location one of ours, on hand 7 + i % 5. */
-async function linkShop(p: 'shopify' | 'bigcommerce') {
-  const channel = ch[p] as ChannelDetail;
-  const settings = await settingsOf(channel.id);
-  const ours = settings.channel.locationMap.map((m) => ({
-    id: newId('loc'),
-    accountId: tenant.accountId,
-    storeId: `${p}-${tail(m.externalLocationId)}`,
-    name: `${p} ${m.externalName}`,
-  }));
-  await t.services.db.insert(locations).values(ours);
-  settings.channel.locationMap = settings.channel.locationMap.map((m, i) => ({
-    ...m,
-    storeId: ours[i]?.storeId as string,
-    feeds: true,
-  }));
-  await t.services.db.update(channels).set({ settings }).where(eq(channels.id, channel.id));
-  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
-  const connector = connectorFor(t.services, row as never);
-  let cursor: string | null = null;
-  let n = 0;
-  do {
-    const page = await connector.listProducts(cursor);
-    // A page's rows in one statement per table.
-    const rows = {
-      products: [] as (typeof products.$inferInsert)[],
-      variants: [] as (typeof variants.$inferInsert)[],
-      listings: [] as (typeof listings.$inferInsert)[],
-      levels: [] as (typeof inventoryLevels.$inferInsert)[],
-    };
-    for (const product of page.items) {
-      const productId = newId('prd');
-      rows.products.push({ id: productId, accountId: tenant.accountId, title: product.title });
-      for (const v of product.variants) {
-        const variantId = newId('var');
-        rows.variants.push({
-          id: variantId,
-          accountId: tenant.accountId,
-          productId,
-          sku: `${p}-${v.sku}`,
-          title: v.title,
-        });
-        rows.listings.push({
-          id: newId('lst'),
-          accountId: tenant.accountId,
-          channelId: channel.id,
-          variantId,
-          externalProductId: product.externalId,
-          externalVariantId: v.externalId,
-          inventoryItemId: v.inventoryItemId,
-        });
-        rows.levels.push(
-          ...ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: 7 + (n % 5) })),
-        );
-        n += 1;
-      }
-    }
-    if (rows.products.length) await t.services.db.insert(products).values(rows.products);
-    if (rows.variants.length) {
-      await t.services.db.insert(variants).values(rows.variants);
-      await t.services.db.insert(listings).values(rows.listings);
-      await t.services.db.insert(inventoryLevels).values(rows.levels);
-    }
-    cursor = page.nextCursor;
-  } while (cursor);
-}
+const editInShopify = (level: { sku: string; externalLocationId: string }, delta: number) =>
+  editInShop(sandbox.url, 'shopify', shopName.shopify, level, delta);
 
 /** Levels where the shop holds something other than what we compute for it. */
 async function differences(p: 'shopify' | 'bigcommerce') {
@@ -203,7 +117,7 @@ beforeAll(async () => {
   tenant = await createSignedInAccount(t.services);
   for (const p of ['shopify', 'bigcommerce'] as const) {
     ch[p] = await connectSandboxChannel(t, tenant, p, shopName[p]);
-    await linkShop(p);
+    await linkShop(t, tenant, ch[p] as ChannelDetail, p);
   }
   // No webhooks reach us here: the sandbox holds them (an outage of the providers' webhook systems) instead of
   // trying, five times each, to deliver one per level pushed to an app that does not listen.

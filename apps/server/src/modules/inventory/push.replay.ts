@@ -1,17 +1,31 @@
 // Sends of unknown outcome, replayed (ADR 0016). A push marks each level it sends pending, with the idempotency key of
-// the provider request that carries it where the provider takes one (Shopify 2026-01 @idempotent). When the
-// answer is lost (the process died mid-push, or the call failed in a way that may have landed), the channel may
-// or may not hold what we sent, and a change made there meanwhile (a merchant's edit of that level) reads as
-// either of two quantities. Before a channel's next push, in the first push of a process and after a push that
+// the provider request that carries it where the provider takes one (Shopify 2026-01 @idempotent, Square's
+// idempotency_key; Square dates its counts, and a send is dated by its key). When the answer is lost (the process
+// died mid-push, or the call failed in a way that may have landed), the channel may or may not hold what we sent,
+// and a change made there meanwhile (a merchant's edit of that level) reads as either of two quantities. Before a channel's next push, in the first push of a process and after a push that
 // failed, every such send goes again, with its key and exactly what it asked: the provider answers with what it
 // did the first time (or does it now), and the answer is recorded like any other. Then what the channel
 // reports is read against what it really holds.
 import { and, eq, isNotNull } from 'drizzle-orm';
-import type { InventorySet } from '../../connectors/types.ts';
+import type { InventorySet, InventorySetOptions } from '../../connectors/types.ts';
+import { idTime } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { type ChannelRow, connectorFor } from '../channels/channels.service.ts';
 import { channelStock } from './inventory.tables.ts';
 import { clearPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
+
+/**
+ * A send older than this is not replayed: Square refuses a count dated more than 24 hours back, and a provider keeps
+ * a key only for a while. Such a send stays one of unknown outcome, settled from what the channel reports.
+ */
+export const REPLAY_WITHIN_MS = 23 * 3_600_000;
+
+/** What a keyed send passes its connector: the key, and when the send was first made (a key is an id, `snd_…`). */
+export function sendOptions(key: string | null | undefined): InventorySetOptions {
+  if (!key) return {};
+  const at = idTime(key);
+  return at ? { idempotencyKey: key, at } : { idempotencyKey: key };
+}
 
 /** Channels whose lost sends this process has replayed (or found none of) since it started or a push failed. */
 const settled = new Set<string>();
@@ -70,19 +84,27 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
       const r = levelOf.get(set) as (typeof group)[number];
       return { variantId: r.variantId, externalLocationId: r.externalLocationId, available: set.quantity };
     };
-    let result: Awaited<ReturnType<typeof connector.setInventory>>;
-    try {
-      result = await connector.setInventory(sets, { idempotencyKey: key });
-    } catch (err) {
-      // The provider no longer knows the key with these rows (part of the batch was recorded before the process
-      // died, or the key expired): the send stays one of unknown outcome, as without a key.
-      if (!(err instanceof Error) || !/IDEMPOTENCY_KEY/.test(err.message)) throw err;
-      services.logger.warn({ channelId: channel.id, key, err: err.message }, 'a lost send could not be replayed');
+    const unreplayed = async (reason: string) => {
+      services.logger.warn({ channelId: channel.id, key, err: reason }, 'a lost send could not be replayed');
       await clearPending(
         services,
         channel,
         group.map((r) => ({ ...r, available: r.quantity ?? 0 })),
       );
+    };
+    const options = sendOptions(key);
+    if (options.at && Date.now() - options.at.getTime() > REPLAY_WITHIN_MS) {
+      await unreplayed(`sent ${options.at.toISOString()}, too long ago to replay`);
+      continue;
+    }
+    let result: Awaited<ReturnType<typeof connector.setInventory>>;
+    try {
+      result = await connector.setInventory(sets, options);
+    } catch (err) {
+      // The provider no longer knows the key with these rows (part of the batch was recorded before the process
+      // died, or the key expired): the send stays one of unknown outcome, as without a key.
+      if (!(err instanceof Error) || !/IDEMPOTENCY_KEY/.test(err.message)) throw err;
+      await unreplayed(err.message);
       continue;
     }
     sent += sets.length;

@@ -24,7 +24,7 @@ import { believedQty } from './inbound.ts';
 import { inventoryDirty } from './inventory.tables.ts';
 import { rowsOf } from './ledger.ts';
 import { clearPending, keySends, markPending, recordApplied, recordFailed, takeInMismatches } from './push.records.ts';
-import { replayLostSends, sendsInDoubt } from './push.replay.ts';
+import { replayLostSends, sendOptions, sendsInDoubt } from './push.replay.ts';
 
 /** Variants read and diffed per round: bounds memory on a full push of a large catalog. */
 const ROUND = 2000;
@@ -217,7 +217,7 @@ export async function pushChannel(
         const key = batch[0]?.key;
         result = await connector.setInventory(
           batch.map(({ set }) => set),
-          key ? { idempotencyKey: key } : {},
+          sendOptions(key),
         );
       } catch (err) {
         // The answer is unknown: the levels stay dirty and pending (the next run sends them again).

@@ -1,0 +1,130 @@
+// Square's lost sends replayed (ADR 0016): a push's counts go under an idempotency key and are dated by it, so a send
+// whose answer was lost goes again as the same request. Square answers what it did the first time, or sets the
+// counts now as of then (before the seller's later changes): either way a change the seller made meanwhile counts in
+// full. No webhooks are delivered here: the push and the reports are under test.
+import type { ChannelDetail } from '@switchyard/contracts';
+import type { RunningSandbox } from '@switchyard/sandbox';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/app.ts';
+import { connectSandboxChannel } from '../../../test/channels.ts';
+import { createSignedInAccount } from '../../../test/factories.ts';
+import { startTestSandbox } from '../../../test/sandbox.ts';
+import { newId } from '../../lib/ids.ts';
+import { connectorFor } from '../channels/channels.service.ts';
+import { channels } from '../channels/channels.tables.ts';
+import { loadAvailable } from './available.ts';
+import { applyChannelReports } from './inbound.ts';
+import { channelStock } from './inventory.tables.ts';
+import { editInShop, linkShop, onHandOf } from './push.fixtures.ts';
+import { markPending } from './push.records.ts';
+import { REPLAY_WITHIN_MS, sendOptions, sendsInDoubt } from './push.replay.ts';
+import { pushAll } from './push.run.ts';
+import { pushChannel } from './push.ts';
+
+let sandbox: RunningSandbox;
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let tenant: Awaited<ReturnType<typeof createSignedInAccount>>;
+let channel: ChannelDetail;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ products: 40, seed: 43 });
+  t = await createTestApp({ sandboxUrl: sandbox.url });
+  tenant = await createSignedInAccount(t.services);
+  channel = await connectSandboxChannel(t, tenant, 'square', 'Replay Goods');
+  await linkShop(t, tenant, channel, 'square');
+  sandbox.ctx.webhooks.hold();
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await sandbox?.close();
+});
+
+/** A level of the channel whose count Square and we agree on (P, acknowledged), and what a test needs of it. */
+async function agreedLevel(index: number) {
+  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+  await pushAll(t.services, tenant.accountId, channel.id);
+  await pushChannel(t.services, channel.id, 'manual');
+  const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] })).filter(
+    (l) => l.available >= 3,
+  )[index];
+  if (!level || !row) throw new Error('no level');
+  const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
+  const connector = connectorFor(t.services, row as never);
+  const where = and(
+    eq(channelStock.channelId, channel.id),
+    eq(channelStock.variantId, level.variantId),
+    eq(channelStock.externalLocationId, level.externalLocationId),
+  );
+  const p = level.available;
+  expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
+  await t.services.db
+    .update(channelStock)
+    .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
+    .where(where);
+  const held = async () => (await connector.readInventory([pair]))[0]?.available;
+  const stock = async () => (await t.services.db.select().from(channelStock).where(where))[0];
+  /** The seller's change, reported at last: what it moves our on hand by. */
+  const reportMoves = async (quantity: number) => {
+    const before = await onHandOf(t.services.db, level);
+    const report = await applyChannelReports(t.services, row, [
+      { ...pair, externalLocationId: pair.locationExternalId, quantity, at: new Date(), key: newId('rep') },
+    ]);
+    expect(report.changed).toBe(1);
+    return (await onHandOf(t.services.db, level)) - before;
+  };
+  /** A push marks P − 1 pending under a key of its own (as a push of one round does), made `ago` ms back. */
+  const sendPending = async (ago = 0) => {
+    const made = newId('snd');
+    const key = ago ? `snd_${(Date.now() - ago).toString(32).padStart(10, '0')}${made.slice(14)}.1.0` : `${made}.1.0`;
+    const set = { ...pair, quantity: p - 1, compareQuantity: null };
+    await markPending(t.services, row, [{ row: { ...level, available: p - 1 }, key, set }]);
+    return { key, set };
+  };
+  return { level, p, connector, held, stock, reportMoves, sendPending };
+}
+
+describe('Square: a send whose answer was lost', () => {
+  it('is replayed with its key and answered from the first call: a count the seller added on top counts in full', async () => {
+    const { level, p, connector, held, stock, reportMoves, sendPending } = await agreedLevel(0);
+    // Square sets P − 1, and the process dies before the answer is recorded (its webhook is lost with it).
+    const { key, set } = await sendPending();
+    await connector.setInventory([set], sendOptions(key));
+    // The seller then receives 3 at the store: Square holds P + 2, +2 against P and +3 against P − 1.
+    await editInShop(sandbox.url, 'square', channel.externalId as string, level, 3);
+    expect(await held()).toBe(p + 2);
+
+    // A process starts; its first push of the channel sends the lost call again: Square answers it set P − 1.
+    sendsInDoubt(channel.id);
+    await pushChannel(t.services, channel.id, 'retry');
+    expect(await stock()).toMatchObject({ pushedQty: p - 1, pendingQty: null, pendingKey: null });
+    expect(await held()).toBe(p + 2);
+    expect(await reportMoves(p + 2)).toBe(3);
+  });
+
+  it('is sent late as of when it was made, so the seller change it never saw stays on top and counts in full', async () => {
+    const { level, p, held, stock, reportMoves, sendPending } = await agreedLevel(1);
+    // The push marks P − 1 pending and dies before the call goes out; the seller then receives 3: Square holds P + 3.
+    await sendPending();
+    await editInShop(sandbox.url, 'square', channel.externalId as string, level, 3);
+    expect(await held()).toBe(p + 3);
+
+    // Replayed, the count lands as of before the seller's change: Square holds P − 1 + 3.
+    sendsInDoubt(channel.id);
+    await pushChannel(t.services, channel.id, 'retry');
+    expect(await stock()).toMatchObject({ pushedQty: p - 1, pendingQty: null, pendingKey: null });
+    expect(await held()).toBe(p + 2);
+    expect(await reportMoves(p + 2)).toBe(3);
+  });
+
+  it('is not replayed a day later (Square refuses counts dated so far back): its outcome is left to the reports', async () => {
+    const { p, held, stock, sendPending } = await agreedLevel(2);
+    await sendPending(REPLAY_WITHIN_MS + 60_000);
+    sendsInDoubt(channel.id);
+    await pushChannel(t.services, channel.id, 'retry');
+    // Not sent (a refused count would leave its error on the level and the listing).
+    expect(await stock()).toMatchObject({ pushedQty: p, pendingQty: null, pendingKey: null, lastError: null });
+    expect(await held()).toBe(p);
+  });
+});
