@@ -12,7 +12,10 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause;
     return {
       ...shape,
-      message: publicMessage(shape.message, error.code, type),
+      message:
+        cause instanceof z.ZodError && error.code === 'BAD_REQUEST'
+          ? validationMessage(cause)
+          : publicMessage(shape.message, error.code, type),
       data: {
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
@@ -23,6 +26,18 @@ const t = initTRPC.context<Context>().create({
     };
   },
 });
+
+/**
+ * A refused input in words, as REST answers it ("status: Invalid input: expected number, received NaN"): each
+ * problem with the field it is about, the first three of them. (tRPC's own message is the issues as JSON text.)
+ */
+export function validationMessage(error: z.ZodError): string {
+  const lines = error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  const more = error.issues.length - lines.length;
+  return `${lines.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
 
 function publicMessage(message: string, code: TRPCError['code'], type: string): string {
   // An unexpected failure is logged with the request id (onError) and answered without detail.

@@ -52,6 +52,9 @@ describe('tRPC over HTTP', () => {
   it('rejects invalid input with BAD_REQUEST and the zod details', async () => {
     const res = await t.app.inject({ url: `/api/trpc/health.checkBuildId?input=${enc({ json: { buildId: '' } })}` });
     expect(res.statusCode).toBe(400);
+    // In words, naming the field (not the issues as JSON text); the details stay in data.zodError.
+    expect(res.json().error.json.message).toMatch(/^buildId: \S/);
+    expect(res.json().error.json.message).not.toContain('{');
     expect(res.json().error.json.data).toMatchObject({
       code: 'BAD_REQUEST',
       zodError: { fieldErrors: { buildId: expect.any(Array) } },
