@@ -97,6 +97,22 @@ export const fulfillmentIdTakingOperations: IdTakingOperation[] = [
     intact: stillOpen,
   },
   {
+    name: 'fulfillment.reject of B’s order with A’s allocation_id',
+    create: async (w) => {
+      const { id, marker, allocationId } = await createPickupOfA(w);
+      return { id: allocationId, marker: `${marker}|${id}` };
+    },
+    attempt: async (w, allocationId) => {
+      const own = await createPickupOfA({ ...w, a: w.b, b: w.a });
+      return trpc(w, w.b.headers, 'mutation', 'fulfillment.reject', {
+        id: own.id,
+        allocation_id: allocationId,
+        reason: 'hijacked',
+      });
+    },
+    intact: (w, _id, marker) => stillOpen(w, marker.split('|')[1] as string),
+  },
+  {
     name: 'fulfillment.readyForPickup',
     create: createPickupOfA,
     attempt: (w, id) => trpc(w, w.b.headers, 'mutation', 'fulfillment.readyForPickup', { id }),

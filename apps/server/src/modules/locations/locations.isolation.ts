@@ -1,10 +1,13 @@
 // The locations module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
 import type { Location, LocationList } from '@switchyard/contracts';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import type { IdTakingOperation, Outcome, OwnRowOperation, World } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
+import { insertChannel } from '../buffers/buffers.fixtures.ts';
+import { locations } from './locations.tables.ts';
 
 const unique = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
 
@@ -29,6 +32,13 @@ async function createLocation(w: World) {
   });
   expect(res.statusCode).toBe(201);
   return { id: res.json<Location>().id, marker };
+}
+
+/** A connected Shopify channel of A's, named with the marker. */
+async function channelOfA(w: World) {
+  const marker = unique('channel');
+  const channel = await insertChannel(w.t.services.db, w.a.accountId, { name: marker });
+  return { id: channel.id, marker };
 }
 
 async function locationIntact(w: World, id: string, marker: string) {
@@ -92,6 +102,34 @@ export const locationIdTakingOperations: IdTakingOperation[] = [
     create: createLocation,
     attempt: (w, id) => trpc(w, 'mutation', 'locations.delete', { id }),
     intact: locationIntact,
+  },
+  {
+    name: 'locations.channelDrafts with A’s channel',
+    create: channelOfA,
+    attempt: (w, channelId) => trpc(w, 'query', 'locations.channelDrafts', { channelId }),
+  },
+  {
+    name: 'locations.createFromChannel with A’s channel',
+    create: channelOfA,
+    attempt: (w, channelId) =>
+      trpc(w, 'mutation', 'locations.createFromChannel', {
+        channelId,
+        locations: [
+          {
+            externalLocationId: 'ext-1',
+            name: 'Taken over',
+            store_id: unique('taken'),
+            ships: true,
+            pickup: false,
+            address: {},
+          },
+        ],
+      }),
+    // No location was made in either account from A's channel.
+    async intact(w) {
+      const made = await w.t.services.db.select().from(locations).where(eq(locations.name, 'Taken over'));
+      expect(made).toEqual([]);
+    },
   },
 ];
 

@@ -144,6 +144,33 @@ export const productIdTakingOperations: IdTakingOperation[] = [
       }),
     intact: (w, id) => stockIntact(w, id),
   },
+  ...(['adjust', 'count'] as const).map(
+    (verb): IdTakingOperation => ({
+      name: `inventory.${verb} of B’s variant at A’s location`,
+      create: async (w) => {
+        const id = newId('loc');
+        const marker = unique('a-store');
+        await w.t.services.db.insert(locations).values({ id, accountId: w.a.accountId, name: marker, storeId: marker });
+        return { id, marker };
+      },
+      attempt: async (w, locationId) => {
+        const own = await createVariant({ ...w, a: w.b, b: w.a });
+        return trpc(w, 'mutation', `inventory.${verb}`, {
+          variantId: own.id,
+          locationId,
+          ...(verb === 'adjust' ? { delta: 5 } : { count: 5 }),
+          requestId: randomUUID(),
+        });
+      },
+      async intact(w, locationId) {
+        const moved = await w.t.services.db
+          .select()
+          .from(inventoryMovements)
+          .where(eq(inventoryMovements.locationId, locationId));
+        expect(moved).toEqual([]);
+      },
+    }),
+  ),
   {
     name: 'GET /api/frontend/products/{id}',
     create: createProduct,

@@ -174,6 +174,14 @@ export const routingIdTakingOperations: IdTakingOperation[] = [
     intact: allocationIntact,
   },
   {
+    name: 'routing.reassign of B’s line to A’s location',
+    create: byLocation,
+    attempt: async (w, locationId) => {
+      const own = await allocationOfB(w);
+      return trpc(w, w.b.headers, 'mutation', 'routing.reassign', { allocationId: own.allocationId, locationId });
+    },
+  },
+  {
     name: 'routing.decisions',
     create: byOrder,
     attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.decisions', { orderId: id }),

@@ -139,4 +139,17 @@ export const shipmentIdTakingOperations: IdTakingOperation[] = [
       }),
     intact: shipmentsIntact,
   },
+  {
+    name: 'shipments.buy of A’s shipment through B’s order',
+    create: createShipmentOfA,
+    attempt: async (w, id) => {
+      const own = await createShipmentOfA({ ...w, a: w.b, b: w.a });
+      return trpc(w, w.b.headers, 'mutation', 'shipments.buy', {
+        id: await orderOf(w, own.id),
+        shipment_id: id,
+        rate: 'USPS:Priority',
+      });
+    },
+    intact: shipmentsIntact,
+  },
 ];
