@@ -184,7 +184,9 @@ export class EasyPostClient {
         if (res.status < 500 || attempt >= 2)
           throw new CarrierError(res.status, 'LABEL', 'The label file could not be read.');
       } catch (err) {
-        if (err instanceof CarrierError || attempt >= 2) throw err;
+        if (err instanceof CarrierError) throw err;
+        // No answer (refused, reset, timed out) after the last try: the carrier's failure, not ours.
+        if (attempt >= 2) throw new CarrierError(0, 'NO_ANSWER', 'The label file could not be read.');
       }
       await sleep(200 * 2 ** attempt);
     }

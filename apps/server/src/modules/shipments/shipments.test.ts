@@ -1,6 +1,6 @@
 import { signEasyPost } from '@switchyard/sandbox';
 import { describe, expect, it } from 'vitest';
-import { verifyEasyPostSignature } from '../../carriers/easypost.ts';
+import { CarrierError, EasyPostClient, verifyEasyPostSignature } from '../../carriers/easypost.ts';
 import { combineRates, countryCode } from './shipments.service.ts';
 import { shipmentTrackingStatus } from './shipments.tracking.ts';
 
@@ -57,5 +57,18 @@ describe('addresses and tracking', () => {
     expect(verifyEasyPostSignature(body, header, 'another-secret-value')).toBe(false);
     expect(verifyEasyPostSignature(Buffer.from(`${body} `), header, 'secret-secret-secret')).toBe(false);
     expect(verifyEasyPostSignature(body, undefined, 'secret-secret-secret')).toBe(false);
+  });
+});
+
+describe('label files', () => {
+  it('answers a label host that cannot be reached as a carrier error (a 502), not an unexpected one', async () => {
+    const client = new EasyPostClient(
+      { mode: 'sandbox', baseUrl: 'http://127.0.0.1:9/v2/', apiKey: 'k', webhookSecret: 's' },
+      { timeoutMs: 500 },
+    );
+    // Port 9 (discard) refuses at once: every attempt fails before any answer.
+    const read = client.labelFile('http://127.0.0.1:9/label.pdf');
+    await expect(read).rejects.toBeInstanceOf(CarrierError);
+    await expect(read).rejects.toMatchObject({ code: 'NO_ANSWER', message: 'The label file could not be read.' });
   });
 });
