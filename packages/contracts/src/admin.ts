@@ -63,7 +63,8 @@ export const SetSystemSettingInput = z.object({
     .min(1)
     .max(100)
     .regex(/^[a-zA-Z0-9_.-]+$/, 'Letters, digits, dots, dashes and underscores only'),
-  value: z.json(),
+  /** Any JSON but a bare null: the stored value is never empty (a null would be SQL NULL in the jsonb column). */
+  value: z.json().refine((value) => value !== null, 'Give a value: null cannot be stored'),
 });
 export type SetSystemSettingInput = z.infer<typeof SetSystemSettingInput>;
 

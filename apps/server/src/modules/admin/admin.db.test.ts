@@ -190,6 +190,12 @@ describe('superusers and super admins', () => {
     ).toBe(403);
   });
 
+  it('refuses a system setting of null with a 400 and a message, not a 500 (the column holds a value)', async () => {
+    const res = await as(superAdmin).mutation('admin.systemSettings.set', { key: 'maintenance.banner', value: null });
+    expect(res.status).toBe(400);
+    expect(res.error?.message).toContain('Give a value');
+  });
+
   it('system settings and modules reach every user basic data, and are audited', async () => {
     const set = await as(superAdmin).mutation('admin.systemSettings.set', {
       key: 'maintenance.banner',
