@@ -1,6 +1,7 @@
 // The orders module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
 import type { OrderDetail, OrderList } from '@switchyard/contracts';
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { IdTakingOperation, OwnRowOperation, World } from '../../../test/isolation.ts';
 import { rest, trpc } from '../../../test/isolation.ts';
@@ -139,6 +140,29 @@ export const orderIdTakingOperations: IdTakingOperation[] = [
 ];
 
 export const orderOwnRowOperations: OwnRowOperation[] = [
+  {
+    name: 'orders.list and GET orders filtered by A’s channel_id show nothing of A’s',
+    async run(w) {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      const { id, marker } = await createOrderOfA(w);
+      await w.t.services.db.update(orders).set({ channelId: channel.id }).where(eq(orders.id, id));
+      const list = await trpcOver(w.t.app, w.b.headers).query<OrderList>('orders.list', {
+        status: -1,
+        channel_id: channel.id,
+      });
+      expect(list.status).toBe(200);
+      expect(JSON.stringify(list.data)).not.toContain(marker);
+      for (const v of ['frontend', 'v1', 'v2']) {
+        const res = await w.t.app.inject({
+          url: `/api/${v}/orders?status=-1&channel_id=${channel.id}`,
+          headers: v === 'frontend' ? w.b.headers : w.b.apiKeyHeaders,
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).not.toContain(marker);
+        expect(res.body).not.toContain(channel.name);
+      }
+    },
+  },
   {
     name: 'orders.list, orders.count and GET orders show only B’s orders, even searched by A’s number',
     async run(w) {
