@@ -131,7 +131,15 @@ export class EasyPostClient {
         continue;
       }
       const text = await res.text();
-      if (res.ok) return (text ? JSON.parse(text) : {}) as T;
+      if (res.ok) {
+        try {
+          return (text ? JSON.parse(text) : {}) as T;
+        } catch {
+          // A proxy's HTML page or a cut-off body: the carrier's failure (a 502), not a 500. Status 0, as a lost
+          // answer: a write may have happened, so a purchase reads the shipment back before giving up.
+          throw new CarrierError(0, 'BAD_ANSWER', 'The carrier answered with something that is not JSON.');
+        }
+      }
       let code = `HTTP_${res.status}`;
       let message = `The carrier answered ${res.status}.`;
       try {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { signEasyPost } from '@switchyard/sandbox';
 import { describe, expect, it } from 'vitest';
 import { CarrierError, EasyPostClient, verifyEasyPostSignature } from '../../carriers/easypost.ts';
@@ -70,5 +72,26 @@ describe('label files', () => {
     const read = client.labelFile('http://127.0.0.1:9/label.pdf');
     await expect(read).rejects.toBeInstanceOf(CarrierError);
     await expect(read).rejects.toMatchObject({ code: 'NO_ANSWER', message: 'The label file could not be read.' });
+  });
+});
+
+describe('carrier answers', () => {
+  it('answers a 200 from the carrier whose body is not JSON as a carrier error, not an unexpected one', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new EasyPostClient({
+      mode: 'sandbox',
+      baseUrl: `http://127.0.0.1:${port}/v2/`,
+      apiKey: 'k',
+      webhookSecret: 's',
+    });
+    try {
+      const read = client.listWebhooks();
+      await expect(read).rejects.toBeInstanceOf(CarrierError);
+      await expect(read).rejects.toMatchObject({ code: 'BAD_ANSWER', transient: true });
+    } finally {
+      server.close();
+    }
   });
 });
