@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Stepper, Text, Title } from '@mantine/core';
-import { CHANNEL_LABELS, type FulfillmentOrder } from '@switchyard/contracts';
+import { CHANNEL_LABELS, type FulfillmentOrder, FulfillmentSearch } from '@switchyard/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, notFound } from '@tanstack/react-router';
 import { z } from 'zod';
@@ -14,7 +14,11 @@ import { LabelSlot } from './-components/label-slot.tsx';
 import { ScanField } from './-components/scan-field.tsx';
 
 export const Route = createFileRoute('/_app/fulfillment/$id')({
-  validateSearch: z.object({ store_id: z.string().trim().min(1).max(64).optional().catch(undefined) }),
+  validateSearch: z.object({
+    store_id: z.string().trim().min(1).max(64).optional().catch(undefined),
+    /** The queue the order was opened from (tab, filters, sort, page): "← Fulfillment" returns to that very page. */
+    queue: FulfillmentSearch.optional().catch(undefined),
+  }),
   beforeLoad: ({ params }) => {
     if (params.id.trim() === '' || params.id.length > 64) throw notFound();
   },
@@ -27,7 +31,7 @@ export const Route = createFileRoute('/_app/fulfillment/$id')({
 
 function FulfillmentOrderPage() {
   const { id } = Route.useParams();
-  const { store_id } = Route.useSearch();
+  const { store_id, queue } = Route.useSearch();
   const trpc = useTRPC();
   const order = useQuery(fulfillmentOrderOptions(trpc, id, store_id));
   return (
@@ -38,7 +42,7 @@ function FulfillmentOrderPage() {
           <Link
             {...props}
             to="/fulfillment"
-            search={store_id ? { filter: { scope: 'toShip' as const, store_id } } : undefined}
+            search={queue ?? (store_id ? { filter: { scope: 'toShip' as const, store_id } } : undefined)}
           />
         )}
       >

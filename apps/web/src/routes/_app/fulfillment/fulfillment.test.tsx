@@ -169,3 +169,23 @@ describe('one order at the store', { timeout: 30_000 }, () => {
     expect(field).toHaveFocus();
   });
 });
+
+describe('back from an order to the queue', { timeout: 60_000 }, () => {
+  it('returns to the tab and page the order was opened from; the default sort is named for what it does', async () => {
+    const handlers = { ...queueHandlers, 'fulfillment.get': () => ({ ...ORDER, id: 'ord_4', number: '#1004' }) };
+    const { user, router } = await renderApp('/fulfillment', { signedIn: true, handlers });
+    const table = await screen.findByRole('table', { name: 'Fulfillment queue' }, SLOW);
+    // Sorting by id is by arrival, which Order (Descending/Ascending) turns round: not "Newest first".
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Arrival');
+    const tabs = screen.getByRole('tablist', { name: 'Fulfillment scope' });
+    await user.click(within(tabs).getByRole('tab', { name: /^Pickup/ }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ filter: { scope: 'pickup' } }), SLOW);
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3), SLOW);
+
+    await user.click(within(table).getByRole('link', { name: '#1004' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/fulfillment/ord_4'), SLOW);
+    await user.click(await screen.findByRole('link', { name: '← Fulfillment' }, SLOW));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/fulfillment'), SLOW);
+    expect(router.state.location.search).toEqual({ filter: { scope: 'pickup' } });
+  });
+});

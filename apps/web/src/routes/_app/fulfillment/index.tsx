@@ -124,7 +124,9 @@ function FulfillmentPage() {
         <Select
           label="Sort by"
           data={[
-            { value: 'id', label: 'Newest first' },
+            // By arrival here, not by when it was placed (an imported order arrives late): "Newest first" said
+            // otherwise, and read against "Order: Ascending" too.
+            { value: 'id', label: 'Arrival' },
             { value: 'placed_at', label: 'Placed' },
             { value: 'number', label: 'Order number' },
           ]}
@@ -319,7 +321,7 @@ function QueueTable({
                         {...props}
                         to="/fulfillment/$id"
                         params={{ id: item.id }}
-                        search={{ store_id: search.filter.store_id }}
+                        search={{ store_id: search.filter.store_id, queue: search }}
                       />
                     )}
                   >
