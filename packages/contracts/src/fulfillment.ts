@@ -287,6 +287,7 @@ export const FULFILLMENT_MESSAGES = {
   notPickable: 'This order has nothing left to pick here.',
   notPicked: 'Pick every line before packing.',
   notPickup: 'Only pickup and curbside orders go ready for pickup.',
+  notPickupPickedUp: 'Only pickup and curbside orders are picked up.',
   readyFrom: (status: string) => `An order that is ${status.toLowerCase()} cannot be made ready for pickup.`,
   pickedUpFrom: (status: string) => `An order that is ${status.toLowerCase()} cannot be picked up.`,
   allocationNotFound: 'That line is not allocated to this order.',

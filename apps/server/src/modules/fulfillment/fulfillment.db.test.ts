@@ -268,6 +268,10 @@ describe('pickup and curbside', () => {
     await expect(readyForPickup(t.services, actor, orderId)).rejects.toThrow(
       'Only pickup and curbside orders go ready for pickup.',
     );
+    // "Picked up" on a shipping order names that verb, not ready for pickup.
+    await expect(pickedUp(t.services, actor, orderId)).rejects.toThrow(
+      'Only pickup and curbside orders are picked up.',
+    );
     const cancelled = (await order({ 'CAP-1': 1 }, { ...pickupAt('S1'), cancelled: true })).orderId;
     await expect(pickedUp(t.services, actor, cancelled)).rejects.toThrow(
       'An order that is cancelled cannot be picked up.',

@@ -87,7 +87,11 @@ async function pickupVerb(services: Services, actor: Actor, id: string, stage: P
   const result = await services.db.transaction(async (tx): Promise<VerbResult> => {
     const order = await lockOrder(tx, actor.accountId, id);
     if (!order) throw new DomainError('NOT_FOUND', FULFILLMENT_MESSAGES.notFound);
-    if (order.fulfillmentType === 'ship') throw new DomainError('INVALID_STATE', FULFILLMENT_MESSAGES.notPickup);
+    if (order.fulfillmentType === 'ship')
+      throw new DomainError(
+        'INVALID_STATE',
+        stage === 'ready' ? FULFILLMENT_MESSAGES.notPickup : FULFILLMENT_MESSAGES.notPickupPickedUp,
+      );
     const done = stage === 'ready' ? [4, 5] : [5];
     if (done.includes(order.status)) return { mailId: null, moved: [], changed: false, channelId: null };
     const from = stage === 'ready' ? [0, 1, 2] : [0, 1, 2, 4];
