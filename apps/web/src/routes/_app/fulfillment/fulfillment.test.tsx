@@ -9,7 +9,7 @@ import type {
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
-import type { RecordedCall } from '../../../test/trpc-stub.ts';
+import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
 const SLOW = { timeout: 5000 };
 const T0 = new Date('2026-11-20T10:00:00.000Z');
@@ -187,5 +187,23 @@ describe('back from an order to the queue', { timeout: 60_000 }, () => {
     await user.click(await screen.findByRole('link', { name: '← Fulfillment' }, SLOW));
     await waitFor(() => expect(router.state.location.pathname).toBe('/fulfillment'), SLOW);
     expect(router.state.location.search).toEqual({ filter: { scope: 'pickup' } });
+  });
+});
+
+describe('picking list of an unknown store', { timeout: 30_000 }, () => {
+  it('says so at once instead of retrying a NOT_FOUND', async () => {
+    let calls = 0;
+    const handlers = {
+      ...queueHandlers,
+      'fulfillment.pickingList': () => {
+        calls += 1;
+        throw new ProcedureError('NOT_FOUND', 'No location has store id NOPE.');
+      },
+    };
+    await renderApp('/fulfillment/picking-list?store_id=NOPE', { signedIn: true, handlers });
+    // Three retries (1 + 2 + 4 s) kept a bare skeleton on screen for seven seconds.
+    expect(await screen.findByText('Could not load the picking list', {}, { timeout: 2500 })).toBeInTheDocument();
+    expect(screen.getByText('No location has store id NOPE.')).toBeInTheDocument();
+    expect(calls).toBe(1);
   });
 });

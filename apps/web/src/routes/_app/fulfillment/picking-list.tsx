@@ -6,7 +6,7 @@ import { QueryError } from '../../../components/query-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
-import { fetchPickingListPdf } from './-components/fulfillment-api.ts';
+import { fetchPickingListPdf, pickingListOptions } from './-components/fulfillment-api.ts';
 
 const DEFAULTS = PickingListSearch.parse({});
 
@@ -21,7 +21,7 @@ function PickingListPage() {
   const trpc = useTRPC();
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const list = useQuery({ ...trpc.fulfillment.pickingList.queryOptions(search), placeholderData: keepPreviousData });
+  const list = useQuery({ ...pickingListOptions(trpc, search), placeholderData: keepPreviousData });
   const print = useMutation({
     mutationFn: () => fetchPickingListPdf(search),
     onSuccess: (blob) => {

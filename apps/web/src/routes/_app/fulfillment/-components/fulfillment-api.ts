@@ -20,6 +20,14 @@ export function queueCountOptions(trpc: Trpc, search: FulfillmentSearch) {
   return { ...trpc.fulfillment.count.queryOptions(search), refetchInterval: QUEUE_POLL_MS };
 }
 
+/** An unknown store (a store id typed into the address) says so at once: no retries on NOT_FOUND. */
+export function pickingListOptions(trpc: Trpc, search: PickingListSearch) {
+  return {
+    ...trpc.fulfillment.pickingList.queryOptions(search),
+    retry: (failureCount: number, error: unknown) => !isNotFound(error) && shouldRetry(failureCount, error),
+  };
+}
+
 export function fulfillmentOrderOptions(trpc: Trpc, id: string, storeId: string | undefined) {
   return {
     ...trpc.fulfillment.get.queryOptions({ id, ...(storeId ? { store_id: storeId } : {}) }),
