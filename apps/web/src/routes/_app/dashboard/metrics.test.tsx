@@ -98,6 +98,14 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     const byLocation = screen.getByRole('region', { name: 'Sales by location' });
     expect(within(byLocation).getByRole('link', { name: /Rue de Rivoli/ })).toHaveAttribute('href', '/locations/loc_1');
     expect(within(byChannel).queryByRole('link', { name: /Paris web shop/ })).not.toBeInTheDocument();
+    // A bar's name stays on one line, in the colour scheme's own light fill and text (a fixed pale shade left white
+    // names on it unreadable in dark mode).
+    for (const name of ['Paris web shop', 'Rue de Rivoli', 'TEE-RED-M']) {
+      const bar = screen.getByText(name, { selector: '.mantine-BarsList-barLabel' });
+      expect(bar.style.whiteSpace).toBe('nowrap');
+      expect(bar.style.backgroundColor).toMatch(/^var\(--mantine-color-[a-z]+-light\)$/);
+      expect(bar.style.color).toMatch(/^var\(--mantine-color-[a-z]+-light-color\)$/);
+    }
     expect(within(screen.getByRole('region', { name: 'Returns rate' })).getByText('12.5%')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Fulfillment time' })).getByText('1.5 h')).toBeInTheDocument();
     expect(

@@ -79,7 +79,8 @@ export function RankingFigure({
   ...figure
 }: Omit<FigureProps, 'value' | 'change'> & {
   rows: Ranked[];
-  color: string;
+  /** A plain theme colour (`blue`, not `blue.2`): a fixed shade keeps its pale fill under white text in dark mode. */
+  color: 'blue' | 'grape' | 'teal';
   barsLabel: string;
   valueFormatter: (value: number) => string;
   /** Said when there is nothing to rank. */
@@ -93,6 +94,9 @@ export function RankingFigure({
       ) : (
         <BarsList
           data={rows.map((r) => ({ name: r.name, value: r.value, color }))}
+          // A short bar's name runs on past it on one line (not broken over two in a sliver of colour); the bars'
+          // light variant of a plain colour gives text that reads on the bar and on the card in both colour modes.
+          styles={{ barLabel: { whiteSpace: 'nowrap', overflow: 'visible' } }}
           valueFormatter={valueFormatter}
           barsLabel={barsLabel}
           valueLabel="Sales"

@@ -133,7 +133,7 @@ function Figures({
           title="Sales by channel"
           link={ordersLink}
           rows={m.byChannel.map((c) => ({ name: c.name, value: c.sales }))}
-          color="blue.2"
+          color="blue"
           barsLabel="Channel"
           valueFormatter={money}
           empty="No sales in this period."
@@ -146,7 +146,7 @@ function Figures({
             value: l.sales,
             link: l.id ? { to: '/locations/$id', params: { id: l.id } } : undefined,
           }))}
-          color="grape.2"
+          color="grape"
           barsLabel="Location"
           valueFormatter={money}
           empty="No sales in this period."
@@ -159,7 +159,7 @@ function Figures({
             value: s.sales,
             link: { to: '/orders', search: { status: -1, search: s.sku }, label: `Orders with ${s.sku}` },
           }))}
-          color="teal.2"
+          color="teal"
           barsLabel="SKU"
           valueFormatter={money}
           empty="No SKUs sold in this period."
