@@ -59,7 +59,13 @@ function metrics(input: { timeframe?: string; granularity?: string } = {}): Metr
     byLocation: [{ id: 'loc_1', name: 'Rue de Rivoli', type: null, sales: 12_345, orders: 3, units: 8 }],
     topSkus: [{ sku: 'TEE-RED-M', units: 5, sales: 9_000 }],
     stock: { skus: 10, outOfStock: 2, lowStock: 3, lowStockThreshold: 5, onHand: 120, sellThrough: 8 / 128 },
-    sync: { pushLagSeconds: 0, pendingChanges: 0, lastPushAt: null, failedItemsToday: 4, failedRunsToday: 1 },
+    sync: {
+      pushLagSeconds: 0,
+      pendingChanges: 0,
+      lastPushAt: new Date('2026-11-26T15:42:30Z'),
+      failedItemsToday: 4,
+      failedRunsToday: 1,
+    },
   };
 }
 
@@ -113,6 +119,11 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     ).toBeInTheDocument();
     const sync = screen.getByRole('region', { name: 'Sync health' });
     expect(within(sync).getByText(/4 failed items today in 1 run/)).toBeInTheDocument();
+    // The last push in the app's own date format (medium date, short time), as on every other screen.
+    const pushedAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date('2026-11-26T15:42:30Z'),
+    );
+    expect(within(sync).getByText(`0 stock changes waiting to push; last push ${pushedAt}.`)).toBeInTheDocument();
     expect(within(sync).getByRole('link', { name: 'Syncs with errors' })).toHaveAttribute(
       'href',
       '/syncs?has_errors=true',

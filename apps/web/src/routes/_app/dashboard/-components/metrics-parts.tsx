@@ -5,6 +5,7 @@ import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
 import type { Metrics } from '@switchyard/contracts';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { formatDateTime } from '../../../../lib/format.ts';
 import { countLabel, durationLabel, percentLabel } from './metrics-format.ts';
 
 /** A link to a list screen (some are other areas' routes, so the path is not checked against the route tree). */
@@ -146,7 +147,7 @@ export function SyncFigure({ m }: { m: Metrics }) {
       </Group>
       <Text size="sm" c="dimmed">
         {countLabel(sync.pendingChanges)} stock {sync.pendingChanges === 1 ? 'change' : 'changes'} waiting to push
-        {sync.lastPushAt ? `; last push ${new Date(sync.lastPushAt).toLocaleString()}` : ''}.
+        {sync.lastPushAt ? `; last push ${formatDateTime(sync.lastPushAt.toISOString())}` : ''}.
       </Text>
     </Figure>
   );
