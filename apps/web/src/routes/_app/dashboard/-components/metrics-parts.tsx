@@ -105,6 +105,8 @@ export function StockFigure({ m, productsChannelId }: { m: Metrics; productsChan
             ]}
             chartLabel={countLabel(stock.skus)}
             aria-label="SKUs by stock"
+            // Not a Tab stop of its own: recharts' pie took focus with no name, and the counts are beside it in text.
+            pieProps={{ rootTabIndex: -1 }}
           />
           <Stack gap={4}>
             <Text size="sm">
