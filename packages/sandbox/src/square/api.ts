@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { type CatalogObject, invalid, type Json, type Merchant, type Order, SquareError } from './state.ts';
+import { type CatalogObject, invalid, type Json, type Order, SquareError } from './model.ts';
+import type { Merchant } from './state.ts';
 import type { SquareStore } from './store.ts';
 
 /**

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProviderSimulator, SandboxContext, ShopControl, ShopSnapshot } from '../context.ts';
 import { apiRoutes, renderError } from './api.ts';
+import { type Environment, invalid, SquareError } from './model.ts';
 import { oauthRoutes } from './oauth.ts';
-import { type Environment, invalid, type Merchant, SquareError } from './state.ts';
+import type { Merchant } from './state.ts';
 import { SquareStore } from './store.ts';
 
 /**

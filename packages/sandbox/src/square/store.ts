@@ -2,7 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../context.ts';
 import type { SeedOptions } from '../seed.ts';
 import { squareId } from './ids.ts';
-import { type Environment, Merchant, type SquareEvent } from './state.ts';
+import type { Environment, SquareEvent } from './model.ts';
+import { Merchant } from './state.ts';
 
 export const ALL_SCOPES = [
   'MERCHANT_PROFILE_READ',
