@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_KEY_PREFIX } from '@switchyard/contracts';
+import { API_KEY_PREFIX, TRPC_MAX_BATCH } from '@switchyard/contracts';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, {
   type FastifyBaseLogger,
@@ -126,6 +126,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     prefix: '/api/trpc',
     trpcOptions: {
       router: appRouter,
+      // One request runs at most this many procedures (the web client's batches stop there too: TRPC_MAX_BATCH).
+      maxBatchSize: TRPC_MAX_BATCH,
       createContext: createContextFactory(services),
       onError({ error, path, req }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -1,3 +1,4 @@
+import { TRPC_MAX_BATCH } from '@switchyard/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createSignedInAccount } from '../../test/factories.ts';
@@ -38,6 +39,18 @@ describe('tRPC over HTTP', () => {
       { result: { data: { json: { match: true } } } },
       { result: { data: { json: { match: false } } } },
     ]);
+  });
+
+  it('refuses a batch of more procedures than one request may call', async () => {
+    const batch = (n: number) => {
+      const input = Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { json: { buildId: 'build-42' } }]));
+      const paths = Array.from({ length: n }, () => 'health.checkBuildId').join(',');
+      return t.app.inject({ url: `/api/trpc/${paths}?batch=1&input=${enc(input)}` });
+    };
+    expect((await batch(TRPC_MAX_BATCH)).statusCode).toBe(200);
+    const res = await batch(TRPC_MAX_BATCH + 1);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.json.message).toBe('Batch call exceeds maximum size');
   });
 
   it("answers an unknown procedure with tRPC's NOT_FOUND", async () => {

@@ -1,4 +1,4 @@
-import { API_PATHS } from '@switchyard/contracts';
+import { API_PATHS, TRPC_MAX_BATCH } from '@switchyard/contracts';
 import type { AppRouter } from '@switchyard/server/router';
 import type { QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCClient } from '@trpc/client';
@@ -29,7 +29,7 @@ export function createTrpcClient({ url = API_PATHS.trpc, fetch }: TrpcClientOpti
       splitLink({
         condition: (op) => op.context.skipBatch === true,
         true: httpLink(options),
-        false: httpBatchLink(options),
+        false: httpBatchLink({ ...options, maxItems: TRPC_MAX_BATCH }),
       }),
     ],
   });
