@@ -336,6 +336,7 @@ async function acknowledge(
     applied.map((row) => ({
       variantId: row.variantId,
       sku: row.sku,
+      locationId: row.locationId,
       storeId: row.storeId,
       before: believedQty(row),
       after: row.available,

@@ -313,8 +313,22 @@ describe('the low-stock threshold', () => {
     expect((await api.query<{ lowStockThreshold: number }>('notifications.settings')).data?.lowStockThreshold).toBe(3);
     const channel = { id: w.channel.shopify.id, name: 'Web shop' };
     await notifyStockChanges(t.services.db, w.accountId, channel, [
-      { variantId: w.variant['TEE-2'] as string, sku: 'TEE-2', storeId: 'S1', before: 10, after: 4 },
-      { variantId: w.variant['CAP-1'] as string, sku: 'CAP-1', storeId: 'S1', before: 10, after: 3 },
+      {
+        variantId: w.variant['TEE-2'] as string,
+        sku: 'TEE-2',
+        locationId: 'loc_gone',
+        storeId: 'S1',
+        before: 10,
+        after: 4,
+      },
+      {
+        variantId: w.variant['CAP-1'] as string,
+        sku: 'CAP-1',
+        locationId: 'loc_gone',
+        storeId: 'S1',
+        before: 10,
+        after: 3,
+      },
     ]);
     const feed = await api.query<{ results: { type: string; title: string; body: string }[] }>(
       'notifications.list',

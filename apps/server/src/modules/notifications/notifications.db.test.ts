@@ -207,12 +207,12 @@ describe('notifications', () => {
     await api(m).mutation('notifications.updateSettings', { lowStockThreshold: 3 });
     const channel = { id: newId('chn'), name: 'Main Shopify' };
     await notifyStockChanges(t.services.db, m.accountId, channel, [
-      { variantId: 'v1', sku: 'TEE-S', storeId: 'S1', before: 4, after: 0 },
-      { variantId: 'v2', sku: 'TEE-M', storeId: 'S1', before: 10, after: 3 },
-      { variantId: 'v3', sku: 'TEE-L', storeId: 'S1', before: 0, after: 0 },
-      { variantId: 'v4', sku: 'TEE-XL', storeId: 'S1', before: null, after: 0 },
-      { variantId: 'v5', sku: 'CAP', storeId: 'S1', before: 10, after: 4 },
-      { variantId: 'v6', sku: 'SOCK', storeId: 'S1', before: 3, after: 2 },
+      { variantId: 'v1', sku: 'TEE-S', locationId: 'loc_gone', storeId: 'S1', before: 4, after: 0 },
+      { variantId: 'v2', sku: 'TEE-M', locationId: 'loc_gone', storeId: 'S1', before: 10, after: 3 },
+      { variantId: 'v3', sku: 'TEE-L', locationId: 'loc_gone', storeId: 'S1', before: 0, after: 0 },
+      { variantId: 'v4', sku: 'TEE-XL', locationId: 'loc_gone', storeId: 'S1', before: null, after: 0 },
+      { variantId: 'v5', sku: 'CAP', locationId: 'loc_gone', storeId: 'S1', before: 10, after: 4 },
+      { variantId: 'v6', sku: 'SOCK', locationId: 'loc_gone', storeId: 'S1', before: 3, after: 2 },
     ]);
     const list = await feed(m);
     expect(list.results.map((n) => [n.type, n.title]).sort()).toEqual([
@@ -221,6 +221,8 @@ describe('notifications', () => {
     ]);
     const out = list.results.find((n) => n.type === 'stock_out');
     expect(decodeURIComponent(out?.link ?? '')).toBe(`/products/${channel.id}?filter={"search":"TEE-S"}`);
+    // A location no longer there is named by its store id.
+    expect(out?.body).toMatch(/^Available to sell fell to 0 at S1 \(4 → 0\):/);
   });
 
   it('an uninstalled app raises a channel notification with the webhook that disconnects it', async () => {

@@ -5,6 +5,7 @@ import { and, eq, max } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Services } from '../../services.ts';
 import { channels } from '../channels/channels.tables.ts';
+import { locationsByIds } from '../locations/locations.read.ts';
 import { findWaitingOrders } from '../orders/orders.waiting.ts';
 import { readLowStockThreshold } from '../settings/settings.stock.ts';
 import { notify } from './notifications.service.ts';
@@ -130,6 +131,8 @@ export async function notifyReturnCreated(
 export interface StockChange {
   variantId: string;
   sku: string;
+  /** Our location of the level: named in the notification (its store id orders them, S2 before S10). */
+  locationId: string;
   storeId: string;
   /** What the channel held before (null: not known, so no transition can be told). */
   before: number | null;
@@ -168,11 +171,22 @@ export async function notifyStockChanges(
     entry[kind].push(c);
     byVariant.set(c.variantId, entry);
   }
-  // The stores in their own order (S2 before S10), whatever order the channel answered in.
+  if (byVariant.size === 0) return;
+  // The locations by name (a store id may be a channel's code, Square's location id say), in their store ids'
+  // order (S2 before S10), whatever order the channel answered in.
+  const names = new Map(
+    (
+      await locationsByIds(
+        db,
+        accountId,
+        [...byVariant.values()].flatMap((e) => [...e.out, ...e.low]).map((c) => c.locationId),
+      )
+    ).map((l) => [l.id, l.name]),
+  );
   const where = (list: StockChange[], to: (c: StockChange) => string) =>
     [...list]
       .sort((a, b) => a.storeId.localeCompare(b.storeId, undefined, { numeric: true }))
-      .map((c) => `${c.storeId} (${c.before} → ${to(c)})`)
+      .map((c) => `${names.get(c.locationId) ?? c.storeId} (${c.before} → ${to(c)})`)
       .join(', ');
   for (const [variantId, { sku, out, low }] of byVariant) {
     const link = `/products/${channel.id}?filter=${encodeURIComponent(JSON.stringify({ search: sku }))}`;

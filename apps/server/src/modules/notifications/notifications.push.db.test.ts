@@ -135,8 +135,11 @@ describe('stock notifications from the push', () => {
     const sold = expected(2)[0] as string;
     const out = list.results.find((n) => n.title.startsWith(`${sold} `));
     expect(out?.link).toBe(`/products/${channel.id}?filter=${encodeURIComponent(JSON.stringify({ search: sold }))}`);
-    // Every location of the push in one notification.
-    expect(out?.body).toMatch(/^Available to sell fell to 0 at S1 \(2 → 0\), S2 \(2 → 0\)/);
+    // Every location of the push in one notification, by name, in their store ids' order (S1, S2).
+    const [s1, s2] = (await settingsOf(channel.id)).channel.locationMap.map((m) => `Store ${m.externalName}`);
+    expect(out?.body).toMatch(
+      new RegExp(`^Available to sell fell to 0 at ${s1} \\(2 → 0\\), ${s2} \\(2 → 0\\)`),
+    );
 
     // The same levels pushed again (a full push): nothing new, nothing counted twice.
     await push();
