@@ -9,7 +9,7 @@ import {
   type WeightUnit,
 } from '@switchyard/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/toast.ts';
 import { useTRPC } from '../../lib/trpc.ts';
@@ -167,8 +167,13 @@ function BuyLabelForm({
   };
   const busy = create.isPending || buy.isPending;
 
+  // The button that opened the form is gone: the keyboard goes on from the form's first field.
+  const form = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled])')?.focus();
+  }, []);
   return (
-    <Stack gap="md" data-testid="buy-label-form">
+    <Stack gap="md" data-testid="buy-label-form" ref={form}>
       {lines ? (
         <ShipQuantities
           lines={lines}

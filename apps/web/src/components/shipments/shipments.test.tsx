@@ -184,6 +184,8 @@ describe('buy label', { timeout: 60_000 }, () => {
     const section = await screen.findByRole('region', { name: 'Shipments' }, SLOW);
     expect(await within(section).findByText('No label bought yet.')).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Buy label' }));
+    // The button is gone: the keyboard is in the form's first field.
+    await waitFor(() => expect(screen.getByLabelText(/Weight \(oz\)/)).toHaveFocus());
 
     // No weight: the contract's message, and no call.
     await user.click(screen.getByRole('button', { name: 'Get rates' }));
