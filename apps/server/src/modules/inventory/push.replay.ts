@@ -2,10 +2,10 @@
 // the provider request that carries it where the provider takes one (Shopify 2026-01 @idempotent, Square's
 // idempotency_key; Square dates its counts, and a send is dated by its key). When the answer is lost (the process
 // died mid-push, or the call failed in a way that may have landed), the channel may or may not hold what we sent,
-// and a change made there meanwhile (a merchant's edit of that level) reads as either of two quantities. Before a channel's next push, in the first push of a process and after a push that
-// failed, every such send goes again, with its key and exactly what it asked: the provider answers with what it
-// did the first time (or does it now), and the answer is recorded like any other. Then what the channel
-// reports is read against what it really holds.
+// and a change made there meanwhile (a merchant's edit of that level) reads as either of two quantities. Before a
+// channel's next push, in the first push of a process and after a push that failed, every such send goes again,
+// with its key and exactly what it asked: the provider answers with what it did the first time (or does it now),
+// and the answer is recorded like any other. Then what the channel reports is read against what it really holds.
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { InventorySet, InventorySetOptions } from '../../connectors/types.ts';
 import { idTime } from '../../lib/ids.ts';
@@ -19,6 +19,10 @@ import { clearPending, recordApplied, recordFailed, takeInMismatches } from './p
  * a key only for a while. Such a send stays one of unknown outcome, settled from what the channel reports.
  */
 export const REPLAY_WITHIN_MS = 23 * 3_600_000;
+
+/** A provider's refusal of a key it knows with other arguments (Shopify's IDEMPOTENCY_KEY_PARAMETER_MISMATCH, Square's
+ * IDEMPOTENCY_KEY_REUSED). */
+const KEY_REFUSED = /IDEMPOTENCY_KEY/;
 
 /** What a keyed send passes its connector: the key, and when the send was first made (a key is an id, `snd_…`). */
 export function sendOptions(key: string | null | undefined): InventorySetOptions {
@@ -84,12 +88,13 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
       const r = levelOf.get(set) as (typeof group)[number];
       return { variantId: r.variantId, externalLocationId: r.externalLocationId, available: set.quantity };
     };
-    const unreplayed = async (reason: string) => {
+    /** The send (or these of its changes) stays of unknown outcome: its pending marks are cleared as without a key. */
+    const unreplayed = async (reason: string, changes: InventorySet[] = sets) => {
       services.logger.warn({ channelId: channel.id, key, err: reason }, 'a lost send could not be replayed');
       await clearPending(
         services,
         channel,
-        group.map((r) => ({ ...r, available: r.quantity ?? 0 })),
+        changes.map((c) => level(c)),
       );
     };
     const options = sendOptions(key);
@@ -103,18 +108,26 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
     } catch (err) {
       // The provider no longer knows the key with these rows (part of the batch was recorded before the process
       // died, or the key expired): the send stays one of unknown outcome, as without a key.
-      if (!(err instanceof Error) || !/IDEMPOTENCY_KEY/.test(err.message)) throw err;
+      if (!(err instanceof Error) || !KEY_REFUSED.test(err.message)) throw err;
       await unreplayed(err.message);
       continue;
     }
     sent += sets.length;
     await recordApplied(services, channel, result.applied.map(level));
     const mismatched = result.failed.filter((f) => f.mismatch);
+    // A key refused as a request's answer (Square answers a reused key with other changes as a 400): not a failure of
+    // the level, a send that stays of unknown outcome, as a refusal thrown above.
+    const keyRefused = result.failed.filter((f) => !f.mismatch && KEY_REFUSED.test(f.reason));
+    if (keyRefused.length)
+      await unreplayed(
+        keyRefused[0]?.reason ?? '',
+        keyRefused.map((f) => f.change),
+      );
     await recordFailed(
       services,
       channel,
       result.failed
-        .filter((f) => !f.mismatch)
+        .filter((f) => !f.mismatch && !KEY_REFUSED.test(f.reason))
         .map((f) => ({ row: level(f.change), reason: f.reason, uncertain: f.uncertain === true })),
     );
     if (mismatched.length)

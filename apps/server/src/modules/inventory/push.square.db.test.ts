@@ -127,4 +127,20 @@ describe('Square: a send whose answer was lost', () => {
     expect(await stock()).toMatchObject({ pushedQty: p, pendingQty: null, pendingKey: null, lastError: null });
     expect(await held()).toBe(p);
   });
+
+  it('is left of unknown outcome, not failed, when Square knows its key with other counts', async () => {
+    const { p, connector, held, stock, sendPending } = await agreedLevel(3);
+    // The key went out with P − 1; what is marked pending under it now says P − 2 (a batch recorded in part).
+    const { key, set } = await sendPending();
+    await connector.setInventory([set], sendOptions(key));
+    await t.services.db
+      .update(channelStock)
+      .set({ pendingQty: p - 2 })
+      .where(and(eq(channelStock.channelId, channel.id), eq(channelStock.pendingKey, key)));
+    sendsInDoubt(channel.id);
+    await pushChannel(t.services, channel.id, 'retry');
+    // Square refused the key (IDEMPOTENCY_KEY_REUSED): no error on the level, the mark cleared, nothing set.
+    expect(await stock()).toMatchObject({ pushedQty: p, pendingQty: null, pendingKey: null, lastError: null });
+    expect(await held()).toBe(p - 1);
+  });
 });
