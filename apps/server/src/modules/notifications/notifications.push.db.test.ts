@@ -137,9 +137,7 @@ describe('stock notifications from the push', () => {
     expect(out?.link).toBe(`/products/${channel.id}?filter=${encodeURIComponent(JSON.stringify({ search: sold }))}`);
     // Every location of the push in one notification, by name, in their store ids' order (S1, S2).
     const [s1, s2] = (await settingsOf(channel.id)).channel.locationMap.map((m) => `Store ${m.externalName}`);
-    expect(out?.body).toMatch(
-      new RegExp(`^Available to sell fell to 0 at ${s1} \\(2 → 0\\), ${s2} \\(2 → 0\\)`),
-    );
+    expect(out?.body).toMatch(new RegExp(`^Available to sell fell to 0 at ${s1} \\(2 → 0\\), ${s2} \\(2 → 0\\)`));
 
     // The same levels pushed again (a full push): nothing new, nothing counted twice.
     await push();
