@@ -19,7 +19,13 @@ import { carriedReports } from './inbound.events.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock, inventoryDirty, inventoryLevels, inventoryMovements } from './inventory.tables.ts';
 import { applyMovements } from './ledger.ts';
-import { editInShop, linkShop, onHandOf as onHandOfLevel, settingsOf as settingsOfChannel } from './push.fixtures.ts';
+import {
+  agreedLevel,
+  editInShop,
+  linkShop,
+  onHandOf as onHandOfLevel,
+  settingsOf as settingsOfChannel,
+} from './push.fixtures.ts';
 import { clearPending, markPending } from './push.records.ts';
 import { sendsInDoubt } from './push.replay.ts';
 import { pushAll, runPush } from './push.run.ts';
@@ -331,25 +337,10 @@ describe('full push', () => {
 
   it('replays a send whose answer was lost before reading an edit made on top of it: the edit counts in full', async () => {
     const channel = ch.shopify as ChannelDetail;
-    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
-    await pushAll(t.services, tenant.accountId, channel.id);
-    await pushChannel(t.services, channel.id, 'manual');
-    const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] }))[3];
-    if (!level || !row) throw new Error('no level');
-    const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
-    const connector = connectorFor(t.services, row as never);
-    const where = and(
-      eq(channelStock.channelId, channel.id),
-      eq(channelStock.variantId, level.variantId),
-      eq(channelStock.externalLocationId, level.externalLocationId),
-    );
-    const p = level.available;
-    expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
     // What Shopify holds is acknowledged: P.
-    await t.services.db
-      .update(channelStock)
-      .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
-      .where(where);
+    const { row, level, pair, connector, where, p } = await agreedLevel(t, tenant.accountId, channel.id, (l) => l[3], {
+      acknowledged: true,
+    });
     const before = await onHandOf(level);
 
     // A push sends P − 1 (compared with P) under its key; Shopify sets it, and the process dies before the answer
@@ -388,15 +379,7 @@ describe('full push', () => {
 
   it('takes in an edit its compare-and-set ran into once, from the read that found it, and sends again', async () => {
     const channel = ch.shopify as ChannelDetail;
-    const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
-    await pushAll(t.services, tenant.accountId, channel.id);
-    await pushChannel(t.services, channel.id, 'manual');
-    const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] }))[5];
-    if (!level || !row) throw new Error('no level');
-    const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
-    const connector = connectorFor(t.services, row as never);
-    const p = level.available;
-    expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
+    const { level, pair, connector, p } = await agreedLevel(t, tenant.accountId, channel.id, (l) => l[5]);
     const before = await onHandOf(level);
     // The merchant adds 2 in Shopify (its webhook not in yet); we take one unit off here.
     await editInShopify(level, 2);

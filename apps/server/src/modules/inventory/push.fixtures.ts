@@ -1,5 +1,6 @@
 // What the push tests set up against the simulators: a shop's catalog linked as ours (push.db.test.ts,
-// push.square.db.test.ts), a merchant's change of a level in the shop, and our on hand of a level.
+// push.square.db.test.ts), a level the shop and we agree on, a merchant's change of a level in the shop, and our on
+// hand of a level.
 import type { ChannelDetail, ChannelSettings } from '@switchyard/contracts';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -11,7 +12,10 @@ import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { listings, products, variants } from '../products/products.tables.ts';
-import { inventoryLevels } from './inventory.tables.ts';
+import { type AvailableRow, loadAvailable } from './available.ts';
+import { channelStock, inventoryLevels } from './inventory.tables.ts';
+import { pushAll } from './push.run.ts';
+import { pushChannel } from './push.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Tenant = Awaited<ReturnType<typeof createSignedInAccount>>;
@@ -52,8 +56,19 @@ export async function onHandOf(db: Db, level: { variantId: string; locationId: s
   return row?.onHand ?? 0;
 }
 
-/** Our catalog from the shop (a variant per SKU), every channel location one of ours, on hand 7 + i % 5. */
-export async function linkShop(t: TestApp, tenant: Tenant, channel: ChannelDetail, p: ShopProvider) {
+/**
+ * Our catalog from the shop (a variant per SKU, ours with the provider in front), every channel location one of ours
+ * (named "{provider} {the shop's name}"), on hand `onHand(n)` for the n-th variant at every location (7 + n % 5).
+ * Answers our on hand per SKU.
+ */
+export async function linkShop(
+  t: TestApp,
+  tenant: Tenant,
+  channel: ChannelDetail,
+  p: ShopProvider,
+  onHand: (n: number) => number = (n) => 7 + (n % 5),
+): Promise<Map<string, number>> {
+  const onHandBySku = new Map<string, number>();
   const settings = await settingsOf(t.services.db, channel.id);
   const ours = settings.channel.locationMap.map((m) => ({
     id: newId('loc'),
@@ -86,11 +101,13 @@ export async function linkShop(t: TestApp, tenant: Tenant, channel: ChannelDetai
       rows.products.push({ id: productId, accountId: tenant.accountId, title: product.title });
       for (const v of product.variants) {
         const variantId = newId('var');
+        const sku = `${p}-${v.sku}`;
+        onHandBySku.set(sku, onHand(n));
         rows.variants.push({
           id: variantId,
           accountId: tenant.accountId,
           productId,
-          sku: `${p}-${v.sku}`,
+          sku,
           title: v.title,
         });
         rows.listings.push({
@@ -103,7 +120,7 @@ export async function linkShop(t: TestApp, tenant: Tenant, channel: ChannelDetai
           inventoryItemId: v.inventoryItemId,
         });
         rows.levels.push(
-          ...ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: 7 + (n % 5) })),
+          ...ours.map((l) => ({ accountId: tenant.accountId, variantId, locationId: l.id, onHand: onHand(n) })),
         );
         n += 1;
       }
@@ -116,4 +133,43 @@ export async function linkShop(t: TestApp, tenant: Tenant, channel: ChannelDetai
     }
     cursor = page.nextCursor;
   } while (cursor);
+  return onHandBySku;
+}
+
+/**
+ * A level of the channel whose count the shop and we agree on (P) once every level has been pushed: `pick` chooses
+ * it among the channel's levels. `acknowledged`: our row records P as acknowledged a moment ago and no report since
+ * (what a settled push leaves). With the channel's row and connector, the level's pair at the shop, what the shop
+ * holds, and our channel_stock row.
+ */
+export async function agreedLevel(
+  t: TestApp,
+  accountId: string,
+  channelId: string,
+  pick: (levels: AvailableRow[]) => AvailableRow | undefined,
+  options: { acknowledged?: boolean } = {},
+) {
+  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channelId));
+  await pushAll(t.services, accountId, channelId);
+  await pushChannel(t.services, channelId, 'manual');
+  const level = pick(await loadAvailable(t.services.db, accountId, { channelIds: [channelId] }));
+  if (!level || !row) throw new Error('no level');
+  const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
+  const connector = connectorFor(t.services, row as never);
+  const where = and(
+    eq(channelStock.channelId, channelId),
+    eq(channelStock.variantId, level.variantId),
+    eq(channelStock.externalLocationId, level.externalLocationId),
+  );
+  const p = level.available;
+  const held = async () => (await connector.readInventory([pair]))[0]?.available;
+  expect(await held()).toBe(p);
+  if (options.acknowledged) {
+    await t.services.db
+      .update(channelStock)
+      .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
+      .where(where);
+  }
+  const stock = async () => (await t.services.db.select().from(channelStock).where(where))[0];
+  return { row, level, pair, connector, where, p, held, stock };
 }

@@ -11,15 +11,11 @@ import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { newId } from '../../lib/ids.ts';
-import { connectorFor } from '../channels/channels.service.ts';
-import { channels } from '../channels/channels.tables.ts';
-import { loadAvailable } from './available.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock } from './inventory.tables.ts';
-import { editInShop, linkShop, onHandOf } from './push.fixtures.ts';
+import { agreedLevel as agreedFixture, editInShop, linkShop, onHandOf } from './push.fixtures.ts';
 import { markPending } from './push.records.ts';
 import { REPLAY_WITHIN_MS, sendOptions, sendsInDoubt } from './push.replay.ts';
-import { pushAll } from './push.run.ts';
 import { pushChannel } from './push.ts';
 
 let sandbox: RunningSandbox;
@@ -43,28 +39,14 @@ afterAll(async () => {
 
 /** A level of the channel whose count Square and we agree on (P, acknowledged), and what a test needs of it. */
 async function agreedLevel(index: number) {
-  const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
-  await pushAll(t.services, tenant.accountId, channel.id);
-  await pushChannel(t.services, channel.id, 'manual');
-  const level = (await loadAvailable(t.services.db, tenant.accountId, { channelIds: [channel.id] })).filter(
-    (l) => l.available >= 3,
-  )[index];
-  if (!level || !row) throw new Error('no level');
-  const pair = { inventoryItemId: level.inventoryItemId, locationExternalId: level.externalLocationId };
-  const connector = connectorFor(t.services, row as never);
-  const where = and(
-    eq(channelStock.channelId, channel.id),
-    eq(channelStock.variantId, level.variantId),
-    eq(channelStock.externalLocationId, level.externalLocationId),
+  const agreed = await agreedFixture(
+    t,
+    tenant.accountId,
+    channel.id,
+    (levels) => levels.filter((l) => l.available >= 3)[index],
+    { acknowledged: true },
   );
-  const p = level.available;
-  expect((await connector.readInventory([pair]))[0]?.available).toBe(p);
-  await t.services.db
-    .update(channelStock)
-    .set({ pushedQty: p, pushedAt: new Date(Date.now() - 2000), channelQty: null, channelQtyAt: null })
-    .where(where);
-  const held = async () => (await connector.readInventory([pair]))[0]?.available;
-  const stock = async () => (await t.services.db.select().from(channelStock).where(where))[0];
+  const { row, level, pair, p } = agreed;
   /** The seller's change, reported at last: what it moves our on hand by. */
   const reportMoves = async (quantity: number) => {
     const before = await onHandOf(t.services.db, level);
@@ -82,7 +64,7 @@ async function agreedLevel(index: number) {
     await markPending(t.services, row, [{ row: { ...level, available: p - 1 }, key, set }]);
     return { key, set };
   };
-  return { level, p, connector, held, stock, reportMoves, sendPending };
+  return { ...agreed, reportMoves, sendPending };
 }
 
 describe('Square: a send whose answer was lost', () => {
