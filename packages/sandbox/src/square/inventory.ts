@@ -67,6 +67,20 @@ export function allCounts(m: Merchant): InventoryCount[] {
   return [...m.counts.values()].map((c) => m.renderCount(c.objectId, c.locationId, c.state));
 }
 
+/** A change as BatchChangeInventory answers it: the request's body with Square's id, quantity and times. */
+function asCreated(
+  type: 'PHYSICAL_COUNT' | 'ADJUSTMENT',
+  field: 'physical_count' | 'adjustment',
+  raw: Json,
+  made: { id: string; quantity: number; occurred_at: string; created_at: string },
+): Json {
+  const body = raw[field] as Json;
+  return {
+    type,
+    [field]: { ...body, ...made, quantity: String(made.quantity), catalog_object_type: 'ITEM_VARIATION' },
+  };
+}
+
 /**
  * BatchChangeInventory: validates every change first (all or nothing), then applies them and reports the
  * counts that changed. Returns the created changes (with ids) and the current counts of every object touched.
@@ -143,18 +157,9 @@ export function applyChanges(
       if (ignoreUnchanged && m.quantity(c.objectId, c.locationId, c.to) === c.quantity) continue;
       m.record(c.objectId, c.locationId, c.to, 'count', c.quantity, c.at);
       changed.push(m.renderCount(c.objectId, c.locationId, c.to));
-      const body = c.raw.physical_count as Json;
-      created.push({
-        type: 'PHYSICAL_COUNT',
-        physical_count: {
-          ...body,
-          id,
-          quantity: String(c.quantity),
-          occurred_at,
-          created_at,
-          catalog_object_type: 'ITEM_VARIATION',
-        },
-      });
+      created.push(
+        asCreated('PHYSICAL_COUNT', 'physical_count', c.raw, { id, quantity: c.quantity, occurred_at, created_at }),
+      );
     } else {
       if (c.from !== 'NONE') {
         m.record(c.objectId, c.locationId, c.from, 'delta', -c.quantity, c.at);
@@ -164,18 +169,7 @@ export function applyChanges(
       m.record(c.objectId, c.locationId, c.to, 'delta', c.quantity, c.at);
       note(c.objectId, c.locationId, c.to);
       changed.push(m.renderCount(c.objectId, c.locationId, c.to));
-      const body = c.raw.adjustment as Json;
-      created.push({
-        type: 'ADJUSTMENT',
-        adjustment: {
-          ...body,
-          id,
-          quantity: String(c.quantity),
-          occurred_at,
-          created_at,
-          catalog_object_type: 'ITEM_VARIATION',
-        },
-      });
+      created.push(asCreated('ADJUSTMENT', 'adjustment', c.raw, { id, quantity: c.quantity, occurred_at, created_at }));
     }
   }
   announce(m, changed);

@@ -17,8 +17,6 @@ import type { Merchant } from './state.ts';
 export function lineItem(m: Merchant, variation: CatalogObject, quantity: number, uid?: string): Json {
   const data = variation.item_variation_data as Json;
   const item = m.objects.get(String(data.item_id));
-  const price = data.price_money as Money;
-  const total = { amount: price.amount * quantity, currency: price.currency };
   return {
     uid: uid ?? squareId.uid(m.rng),
     catalog_object_id: variation.id,
@@ -27,6 +25,14 @@ export function lineItem(m: Merchant, variation: CatalogObject, quantity: number
     name: String(item?.item_data?.name ?? data.name),
     variation_name: String(data.name),
     item_type: 'ITEM',
+    ...lineMoney(data.price_money as Money, quantity),
+  };
+}
+
+/** A line's money before taxes and discounts: its base price and the totals of its quantity. */
+function lineMoney(price: Money, quantity: number): Json {
+  const total = { amount: price.amount * quantity, currency: price.currency };
+  return {
     base_price_money: price,
     variation_total_price_money: total,
     gross_sales_money: total,
@@ -104,18 +110,12 @@ export function createOrder(m: Merchant, input: Json, source: { name: string } =
       );
     if (price.currency !== m.currency)
       throw invalid('INVALID_VALUE', `Currency must be ${m.currency}.`, `${field}.base_price_money.currency`);
-    const total = { amount: price.amount * quantity, currency: price.currency };
     return {
       uid: uid ?? squareId.uid(m.rng),
       quantity: quantityText,
       name: raw.name,
       item_type: 'CUSTOM_AMOUNT',
-      base_price_money: price,
-      variation_total_price_money: total,
-      gross_sales_money: total,
-      total_tax_money: { amount: 0, currency: price.currency },
-      total_discount_money: { amount: 0, currency: price.currency },
-      total_money: total,
+      ...lineMoney(price, quantity),
     };
   });
   if (lineItems.length === 0 && state === 'OPEN')
