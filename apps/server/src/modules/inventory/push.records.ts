@@ -130,7 +130,9 @@ export async function recordFailed(
 ) {
   if (rows.length === 0) return;
   const now = new Date();
-  // Refused: what was sent did not land. Failed otherwise (a 5xx): it may have, and stays a send of unknown fate.
+  // Refused: what was sent did not land. Failed otherwise (a 5xx): it may have, and stays a send of unknown fate;
+  // one sent under a key stays pending with it, as a send cut off by a crash does, and the next push replays it
+  // (push.replay.ts): the channel then answers what it did, and a change made there meanwhile reads as itself.
   const values = rows.map(({ row, reason, uncertain }) => [
     row.variantId,
     row.externalLocationId,
@@ -138,8 +140,10 @@ export async function recordFailed(
     uncertain,
   ]);
   await services.db.execute(sql`
-    update ${channelStock} cs set last_error = v ->> 2, updated_at = ${now}, pending_qty = null,
-      pending_key = null, pending_compare = null,
+    update ${channelStock} cs set last_error = v ->> 2, updated_at = ${now},
+      pending_qty = case when (v ->> 3)::boolean and cs.pending_key is not null then cs.pending_qty end,
+      pending_key = case when (v ->> 3)::boolean then cs.pending_key end,
+      pending_compare = case when (v ->> 3)::boolean and cs.pending_key is not null then cs.pending_compare end,
       sent_qtys = case when (v ->> 3)::boolean then cs.sent_qtys else cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1] end,
       pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
     from jsonb_array_elements(${asJson(values)}) as v

@@ -74,6 +74,8 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
     else byKey.set(row.key, [row]);
   }
   let sent = 0;
+  /** A replay failed in a way that may have landed (a 5xx): it stays pending with its key, for the next push. */
+  let inDoubt = false;
   for (const [key, group] of byKey) {
     const sets = group.map((r) => ({
       inventoryItemId: r.inventoryItemId,
@@ -123,12 +125,12 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
         keyRefused[0]?.reason ?? '',
         keyRefused.map((f) => f.change),
       );
+    const failed = result.failed.filter((f) => !f.mismatch && !KEY_REFUSED.test(f.reason));
+    if (failed.some((f) => f.uncertain)) inDoubt = true;
     await recordFailed(
       services,
       channel,
-      result.failed
-        .filter((f) => !f.mismatch && !KEY_REFUSED.test(f.reason))
-        .map((f) => ({ row: level(f.change), reason: f.reason, uncertain: f.uncertain === true })),
+      failed.map((f) => ({ row: level(f.change), reason: f.reason, uncertain: f.uncertain === true })),
     );
     if (mismatched.length)
       await takeInMismatches(
@@ -144,6 +146,6 @@ export async function replayLostSends(services: Services, channel: ChannelRow): 
       );
   }
   if (sent > 0) services.logger.info({ channelId: channel.id, levels: sent }, 'sends of unknown outcome replayed');
-  settled.add(channel.id);
+  if (!inDoubt) settled.add(channel.id);
   return sent;
 }

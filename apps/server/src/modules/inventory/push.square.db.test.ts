@@ -13,6 +13,7 @@ import { startTestSandbox } from '../../../test/sandbox.ts';
 import { newId } from '../../lib/ids.ts';
 import { applyChannelReports } from './inbound.ts';
 import { channelStock } from './inventory.tables.ts';
+import { applyMovements } from './ledger.ts';
 import { agreedLevel as agreedFixture, editInShop, linkShop, onHandOf } from './push.fixtures.ts';
 import { markPending } from './push.records.ts';
 import { REPLAY_WITHIN_MS, sendOptions, sendsInDoubt } from './push.replay.ts';
@@ -124,5 +125,34 @@ describe('Square: a send whose answer was lost', () => {
     // Square refused the key (IDEMPOTENCY_KEY_REUSED): no error on the level, the mark cleared, nothing set.
     expect(await stock()).toMatchObject({ pushedQty: p, pendingQty: null, pendingKey: null, lastError: null });
     expect(await held()).toBe(p - 1);
+  });
+
+  it('answered with a 5xx stays pending under its key and is replayed: a count the seller made meanwhile counts in full', async () => {
+    const { level, p, held, stock, reportMoves } = await agreedLevel(4);
+    // We sell one unit here; Square answers the push's count of P − 1 with 500s, every retry too.
+    await t.services.db.transaction((tx) =>
+      applyMovements(tx, tenant.accountId, [
+        { variantId: level.variantId, locationId: level.locationId, delta: -1, reason: 'adjustment', source: 'manual' },
+      ]),
+    );
+    const faults = `${sandbox.url}/_control/square/${channel.externalId}/faults`;
+    await fetch(faults, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"rate5xx":1}' });
+    try {
+      await expect(pushChannel(t.services, channel.id, 'change')).rejects.toThrow(/could not be sent/);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+    // It may have landed: still pending, with its key (a 500 from the simulator did not set it).
+    expect(await stock()).toMatchObject({ pushedQty: p, pendingQty: p - 1, pendingKey: expect.any(String) });
+    expect((await stock())?.lastError).toBeTruthy();
+    // The seller receives 3 at the store meanwhile: Square holds P + 3.
+    await editInShop(sandbox.url, 'square', channel.externalId as string, level, 3);
+    expect(await held()).toBe(p + 3);
+
+    // The retried push sends it again under its key, dated when it was first made: under the seller's 3.
+    await pushChannel(t.services, channel.id, 'retry');
+    expect(await stock()).toMatchObject({ pushedQty: p - 1, pendingQty: null, pendingKey: null });
+    expect(await held()).toBe(p + 2);
+    expect(await reportMoves(p + 2)).toBe(3);
   });
 });

@@ -373,6 +373,8 @@ async function acknowledge(
     }
   }
   await recordFailed(services, channel, failedRows);
+  // A send that failed in a way that may have landed is replayed by the channel's next push (push.replay.ts).
+  if (failedRows.some((f) => f.uncertain)) sendsInDoubt(channel.id);
   if (mismatched.length) {
     outcome.mismatched += mismatched.length;
     await takeInMismatches(services, channel, connector, mismatched, `cas-${await run.open()}`);
