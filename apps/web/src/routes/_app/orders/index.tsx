@@ -303,6 +303,8 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
   );
 }
 
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch }) {
   return (
     <Table.Tr>
@@ -325,9 +327,12 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
         {order.channel ? (
           <Stack gap={0}>
             <Text size="sm">{order.channel.name}</Text>
-            <Text size="xs" c="dimmed">
-              {CHANNEL_LABELS[order.channel.type]}
-            </Text>
+            {/* A channel named after its type ("Shopify") would read "Shopify / Shopify": the type once is enough. */}
+            {sameName(order.channel.name, CHANNEL_LABELS[order.channel.type]) ? null : (
+              <Text size="xs" c="dimmed">
+                {CHANNEL_LABELS[order.channel.type]}
+              </Text>
+            )}
           </Stack>
         ) : (
           <Text span size="sm" c="dimmed">

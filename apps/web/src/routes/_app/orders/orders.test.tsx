@@ -114,6 +114,28 @@ describe('orders list', { timeout: 30_000 }, () => {
     expect(screen.getByText('1–25 of 30')).toBeInTheDocument();
   });
 
+  it('names the channel type once when the channel is named after it', async () => {
+    const rows = [
+      orderOf(1, { channel: { id: 'chn_3', name: 'Shopify', type: 'shopify' } }),
+      orderOf(2, { channel: { id: 'chn_4', name: 'square pos ', type: 'square' } }),
+      orderOf(3),
+    ];
+    await renderApp('/orders', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.list': (): OrderList => ({ results: rows, total: 3, totalCapped: false, limit: 25, offset: 0 }),
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
+    const [, named, lowerCase, other] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(within(named as HTMLElement).getAllByText(/Shopify/)).toHaveLength(1);
+    expect(within(lowerCase as HTMLElement).getByText('square pos')).toBeInTheDocument();
+    expect(within(lowerCase as HTMLElement).queryByText('Square POS')).not.toBeInTheDocument();
+    expect(within(other as HTMLElement).getByText('Main Shopify')).toBeInTheDocument();
+    expect(within(other as HTMLElement).getByText('Shopify')).toBeInTheDocument();
+  });
+
   it('keeps status, search and page in the address and asks the server for them', async () => {
     const { user, router, fetch } = await renderApp('/orders', { signedIn: true, handlers: listHandlers });
     const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
