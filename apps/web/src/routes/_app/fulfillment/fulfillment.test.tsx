@@ -86,6 +86,8 @@ describe('fulfillment queue', { timeout: 60_000 }, () => {
     expect(within(tabs).getByRole('tab', { name: /^Flagged/ })).toHaveTextContent('3');
     expect(within(tabs).getByRole('tab', { name: /^Done/ })).toHaveTextContent('1,000+');
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Store' })).toHaveValue('Downtown (S1)'), SLOW);
+    // The picker is as wide as the chosen store's name, and the whole name is in its title.
+    expect(screen.getByRole('combobox', { name: 'Store' })).toHaveAttribute('title', 'Downtown (S1)');
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ offset: 25 }), SLOW);

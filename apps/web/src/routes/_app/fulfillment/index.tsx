@@ -68,6 +68,11 @@ function FulfillmentPage() {
     change({ filter: { order_ids: v || undefined } }, true),
   );
   const storeId = list.data?.store?.storeId ?? search.filter.store_id ?? stores.data?.defaultStoreId ?? undefined;
+  const storeOptions = (stores.data?.stores ?? []).map((s) => ({
+    value: s.storeId,
+    label: `${s.name} (${s.storeId})${s.enabled ? '' : ' · disabled'}`,
+  }));
+  const storeLabel = storeOptions.find((option) => option.value === storeId)?.label;
   const pickingSearch = { store_id: storeId, ...(selected.length > 0 ? { order_ids: selected.join(',') } : {}) };
 
   return (
@@ -83,14 +88,16 @@ function FulfillmentPage() {
           <Select
             label="Store"
             placeholder={stores.isPending ? 'Loading stores…' : 'Choose a store'}
-            data={(stores.data?.stores ?? []).map((s) => ({
-              value: s.storeId,
-              label: `${s.name} (${s.storeId})${s.enabled ? '' : ' · disabled'}`,
-            }))}
+            data={storeOptions}
             value={storeId ?? null}
             allowDeselect={false}
             onChange={(value) => value && change({ filter: { store_id: value } })}
-            w={260}
+            // As wide as the chosen store's name (plus the chevron), within bounds; a name longer still is cut, so
+            // the whole of it is in the title.
+            title={storeLabel}
+            w={storeLabel ? `calc(${storeLabel.length}ch + 3.5rem)` : 260}
+            miw={220}
+            maw="min(460px, 100%)"
           />
           <Button
             variant="default"
