@@ -131,6 +131,46 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     expect(calls[0]).toEqual({ timeframe: '30d', granularity: 'day' });
   });
 
+  it('lists a chart’s series in its legend in the order the chart draws them: this period, then the previous', async () => {
+    // jsdom lays nothing out: the charts' containers get a size, so recharts draws them.
+    const measure = HTMLElement.prototype.getBoundingClientRect;
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('recharts-responsive-container')
+        ? DOMRect.fromRect({ width: 480, height: 200 })
+        : measure.call(this);
+    });
+    const m = metrics();
+    const [point] = m.series as [Metrics['series'][number]];
+    // Two buckets, so the areas and lines are drawn as such.
+    const twoPoints = { ...m, series: [{ ...point, period: '2026-11-24', previousPeriod: '2026-10-25' }, point] };
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: { 'metrics.get': () => twoPoints, 'channels.list': () => [] },
+    });
+    await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    // Sorted by name, the legend had "previousSales" before "sales" and "previousUnits" before "units".
+    for (const [figure, label] of [
+      ['Sales', 'Sales'],
+      ['Orders', 'Orders'],
+      ['Average order value', 'Average order value'],
+      ['Units sold', 'Units'],
+    ] as const) {
+      const region = screen.getByRole('region', { name: figure });
+      await waitFor(() =>
+        expect(
+          within(region)
+            .getAllByText(/./, { selector: '[class*="legendItemName"]' })
+            .map((item) => item.textContent),
+        ).toEqual([label, 'Previous period']),
+      );
+      // The chart draws this period's series first (the left bar of each pair), the previous period's in grey after.
+      const drawn = [...region.querySelectorAll('g.recharts-area, g.recharts-bar, g.recharts-line')].map((series) =>
+        /--mantine-color-gray-\d/.test(series.innerHTML) ? 'Previous period' : label,
+      );
+      expect(drawn, figure).toEqual([label, 'Previous period']);
+    }
+  });
+
   it('keeps timeframe and granularity in the address and asks for them', async () => {
     const calls: { timeframe: string; granularity: string }[] = [];
     const { router } = await renderApp('/dashboard?timeframe=1y&granularity=month', {

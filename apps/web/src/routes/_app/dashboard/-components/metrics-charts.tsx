@@ -36,14 +36,18 @@ export function SeriesFigure({
       ? { name: previous, label: 'Previous period', color: 'gray.4' }
       : { name: previous, label: 'Previous period', color: 'gray.5', strokeDasharray: '5 5' }
     : null;
+  const shown = before ? [series, before] : [series];
   const common = {
     h,
     data,
     dataKey: 'label',
-    series: before ? [series, before] : [series],
+    series: shown,
     valueFormatter,
     unit,
     withLegend: before !== null,
+    // In the chart's own order (this period, then the previous one), as its bars stand and its areas are drawn:
+    // recharts sorts the legend by name unless told otherwise, which put "previousSales" before "sales".
+    legendProps: { itemSorter: (item: { dataKey?: unknown }) => shown.findIndex((s) => s.name === item.dataKey) },
   };
   return (
     <Figure {...figure}>
