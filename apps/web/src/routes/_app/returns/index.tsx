@@ -88,20 +88,30 @@ function ReturnsPage() {
       </Group>
 
       <Group align="flex-end" gap="md" wrap="wrap">
-        <TextInput
-          type="search"
-          label="Search returns"
-          placeholder="Search by order or return id"
-          value={text.text}
-          onChange={(event) => text.setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') text.flush();
-          }}
-          w={320}
-        />
-        <Button variant="default" onClick={clear} disabled={!text.text && !search.external_id}>
-          Clear
-        </Button>
+        {/* The search and its Clear button stay on one line: on a phone the field narrows rather than the button
+            wrapping away from it. */}
+        <Group align="flex-end" gap="xs" wrap="nowrap" miw={0}>
+          <TextInput
+            type="search"
+            label="Search returns"
+            placeholder="Search by order or return id"
+            value={text.text}
+            onChange={(event) => text.setText(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') text.flush();
+            }}
+            w={320}
+            miw={0}
+          />
+          <Button
+            variant="default"
+            onClick={clear}
+            disabled={!text.text && !search.external_id}
+            style={{ flexShrink: 0 }}
+          >
+            Clear
+          </Button>
+        </Group>
         <Select
           label="Rows per page"
           data={[...new Set<number>([...PAGE_SIZE_OPTIONS, search.limit])].sort((x, y) => x - y).map(String)}
