@@ -36,6 +36,13 @@ export const CHANNEL_LABELS: Record<ChannelType, string> = {
 };
 
 /**
+ * A channel named after its type ("Shopify"): shown with its type, it would read "Shopify (Shopify)", so its type is
+ * left out (case and surrounding spaces aside).
+ */
+export const namedAfterType = (name: string, type: ChannelType) =>
+  name.trim().toLowerCase() === CHANNEL_LABELS[type].toLowerCase();
+
+/**
  * pending: created, not yet authorised; connected; error: the provider refused our credentials
  * (re-authorise); disconnected: the merchant disconnected it or uninstalled the app at the provider.
  */

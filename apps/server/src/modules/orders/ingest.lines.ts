@@ -1,6 +1,6 @@
 // A new order's lines taken in (ingest.ts): the channel's own movement of each line claimed, then the lines routed
 // and reserved, or consumed for a POS sale already complete, or flagged.
-import { CHANNEL_LABELS } from '@switchyard/contracts';
+import { CHANNEL_LABELS, namedAfterType } from '@switchyard/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ProviderOrder, ProviderOrderLine } from '../../connectors/types.ts';
 import type { Tx } from '../../db/client.ts';
@@ -36,7 +36,7 @@ export async function createOrder(ctx: BatchContext, order: ProviderOrder) {
   const status = statusFromChannel(order);
   ctx.timeline.push({
     kind: 'imported',
-    message: `Imported from ${label} (${channel.name}) as ${status === 7 ? 'cancelled' : 'order'} ${order.name}.`,
+    message: `Imported from ${namedAfterType(channel.name, channel.type) ? label : `${label} (${channel.name})`} as ${status === 7 ? 'cancelled' : 'order'} ${order.name}.`,
     actor: channel.name,
     toStatus: status,
   });

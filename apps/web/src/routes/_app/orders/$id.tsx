@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { CHANNEL_LABELS, type OrderDetail, OrdersSearch } from '@switchyard/contracts';
+import { CHANNEL_LABELS, namedAfterType, type OrderDetail, OrdersSearch } from '@switchyard/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, notFound, stripSearchParams } from '@tanstack/react-router';
 import { QueryError } from '../../../components/query-error.tsx';
@@ -78,8 +78,10 @@ function OrderView({ order }: { order: OrderDetail }) {
                   )}
                 >
                   {order.channel.name}
-                </Anchor>{' '}
-                ({CHANNEL_LABELS[order.channel.type]})
+                </Anchor>
+                {namedAfterType(order.channel.name, order.channel.type)
+                  ? null
+                  : ` (${CHANNEL_LABELS[order.channel.type]})`}
               </>
             ) : (
               'A removed channel'

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import {
   CHANNEL_LABELS,
+  namedAfterType,
   ORDER_STATUSES,
   type OrderCounts,
   type OrderSummary,
@@ -303,8 +304,6 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
   );
 }
 
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
 function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch }) {
   return (
     <Table.Tr>
@@ -328,7 +327,7 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
           <Stack gap={0}>
             <Text size="sm">{order.channel.name}</Text>
             {/* A channel named after its type ("Shopify") would read "Shopify / Shopify": the type once is enough. */}
-            {sameName(order.channel.name, CHANNEL_LABELS[order.channel.type]) ? null : (
+            {namedAfterType(order.channel.name, order.channel.type) ? null : (
               <Text size="xs" c="dimmed">
                 {CHANNEL_LABELS[order.channel.type]}
               </Text>
