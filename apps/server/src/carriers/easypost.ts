@@ -130,7 +130,14 @@ export class EasyPostClient {
         last = new CarrierError(0, 'NO_ANSWER', 'The carrier did not answer in time.');
         continue;
       }
-      const text = await res.text();
+      let text: string;
+      try {
+        text = await res.text();
+      } catch {
+        // The connection dropped (or timed out) mid-body: no answer, and a write may have happened (status 0).
+        last = new CarrierError(0, 'NO_ANSWER', "The carrier's answer was cut off.");
+        continue;
+      }
       if (res.ok) {
         try {
           return (text ? JSON.parse(text) : {}) as T;

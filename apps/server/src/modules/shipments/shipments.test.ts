@@ -95,3 +95,34 @@ describe('carrier answers', () => {
     }
   });
 });
+
+describe('carrier answers cut off', () => {
+  it('answers a connection dropped in the middle of the body as a carrier error, not an unexpected one', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"id":"shp_1","rates":[');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new EasyPostClient({
+      mode: 'sandbox',
+      baseUrl: `http://127.0.0.1:${port}/v2/`,
+      apiKey: 'k',
+      webhookSecret: 's',
+    });
+    try {
+      // A purchase is sent once: its lost answer is the carrier's failure (a 502), with a write possibly made.
+      const buy = client.buy('shp_1', 'rate_1');
+      await expect(buy).rejects.toBeInstanceOf(CarrierError);
+      await expect(buy).rejects.toMatchObject({
+        code: 'NO_ANSWER',
+        status: 0,
+        message: "The carrier's answer was cut off.",
+      });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
