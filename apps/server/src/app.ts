@@ -24,7 +24,7 @@ import { channelWebhookRoutes } from './modules/channels/channels.webhooks.ts';
 import { fileRoutes } from './modules/files/files.rest.ts';
 import { carrierWebhookRoutes } from './modules/shipments/shipments.tracking.ts';
 import { type RestModule, registerRestApi } from './rest/api.ts';
-import { restErrorHandler, sendError } from './rest/errors.ts';
+import { restErrorHandler, sendError, useJsonBodyParser } from './rest/errors.ts';
 import type { Services } from './services.ts';
 import { type Actor, createContextFactory } from './trpc/context.ts';
 import { type AppRouter, appRouter } from './trpc/router.ts';
@@ -115,6 +115,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.setErrorHandler(restErrorHandler);
+  useJsonBodyParser(app);
 
   await healthRoutes(app, services);
   await channelWebhookRoutes(app, services);

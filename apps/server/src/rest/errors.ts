@@ -1,10 +1,37 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, fromDatabaseError, httpStatusFor } from '../lib/errors.ts';
 
 /** The one REST error shape (SPEC §8): `{ code: <number>, message }`, code matching the HTTP status. */
 export function sendError(reply: FastifyReply, status: number, message: string) {
   return reply.status(status).type('application/json; charset=utf-8').send({ code: status, message });
+}
+
+export const JSON_PROTOTYPE_KEY_MESSAGE = 'The request body must not contain a __proto__ or constructor.prototype key';
+
+/**
+ * Fastify's JSON parser, which refuses a body with a `__proto__` or `constructor.prototype` key (prototype
+ * poisoning) but calls it "not valid JSON" like a broken one. Valid JSON it refused had such a key: say so.
+ */
+export function useJsonBodyParser(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) =>
+    parse(req, body, (err, value) => {
+      if (err && (err as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
+        return done(new DomainError('VALIDATION', JSON_PROTOTYPE_KEY_MESSAGE), undefined);
+      }
+      done(err, value);
+    }),
+  );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function restErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {

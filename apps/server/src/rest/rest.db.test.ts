@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createTestApp } from '../../test/app.ts';
 import { createSignedInAccount } from '../../test/factories.ts';
 import { DomainError } from '../lib/errors.ts';
+import { JSON_PROTOTYPE_KEY_MESSAGE } from './errors.ts';
 import { restRoute } from './route.ts';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -89,6 +90,30 @@ describe('REST plumbing', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 400, message: expect.any(String) });
+  });
+
+  it('refuses a JSON body with a __proto__ or constructor.prototype key with 400, saying so (it is valid JSON)', async () => {
+    for (const payload of [
+      '{"name":"Main St","__proto__":{"isAdmin":true}}',
+      '{"name":"Main St","tags":[{"constructor":{"prototype":{"isAdmin":true}}}]}',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/echo',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 400, message: JSON_PROTOTYPE_KEY_MESSAGE });
+    }
+    // Broken JSON is still called that.
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/echo',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"__proto__":',
+    });
+    expect(broken.json()).toEqual({ code: 400, message: expect.stringMatching(/not valid JSON/) });
   });
 
   it('reads DELETE input from the query and maps domain errors to their status', async () => {
