@@ -48,7 +48,12 @@ export type BufferForm = z.input<typeof BufferForm>;
 /** tRPC `buffers.skus`: catalog SKUs containing `search`, for the form's suggestions. */
 export const BufferSkuSearch = z.object({
   search: z.string().trim().max(200).default(''),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 50' })
+    .int('limit must be a whole number from 1 to 50')
+    .min(1, 'limit must be a whole number from 1 to 50')
+    .max(50, 'limit must be a whole number from 1 to 50')
+    .default(10),
 });
 export type BufferSkuSearch = z.input<typeof BufferSkuSearch>;
 export const BufferSkuSuggestion = z.object({ sku: z.string(), title: z.string() });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { colorModeFromParam, DashboardSearch, retryDelayMs } from './index.ts';
+import type { z } from 'zod';
+import {
+  BufferInput,
+  BufferSkuSearch,
+  colorModeFromParam,
+  DashboardSearch,
+  LabelInput,
+  ListAllocationsInput,
+  OrderStatusInput,
+  PageInput,
+  RoutingVersionInput,
+  retryDelayMs,
+  SyncGetInput,
+  SyncIdInput,
+} from './index.ts';
 
 describe('contracts', () => {
   it('reads only letters, digits and spaces from the theme parameter', () => {
@@ -22,5 +36,29 @@ describe('contracts', () => {
       timeframe: '6m',
       granularity: 'day',
     });
+  });
+
+  it('names what a number input wants when it is not a number, never "received NaN"', () => {
+    const said = (schema: z.ZodType, input: Record<string, unknown>) =>
+      schema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(said(OrderStatusInput, { status: 'abc' })).toEqual(['status: Status must be a whole number from 0 to 9']);
+    expect(said(OrderStatusInput, { status: 10 })).toEqual(['status: Status must be a whole number from 0 to 9']);
+    expect(said(LabelInput, { shipment_id: 's', package: 'x' })).toEqual([
+      'package: Package must be a whole number from 1 to 10',
+    ]);
+    expect(said(SyncGetInput, { id: 'abc' })).toEqual(['id: Sync ids are whole numbers']);
+    expect(said(SyncIdInput, { id: 'abc' })).toEqual(['id: Sync ids are whole numbers']);
+    expect(said(BufferInput, { sku: 'A', location_external_id: 'S1', channel_id: 'c', qty: 'abc' })).toEqual([
+      'qty: Should be a whole number',
+    ]);
+    expect(said(RoutingVersionInput, { version: 'abc' })).toEqual(['version: Versions are whole numbers, 0 or more']);
+    expect(said(ListAllocationsInput, { status: 'abc' })).toEqual([
+      'status: status must be a whole number from 0 to 5',
+    ]);
+    expect(said(PageInput, { limit: 'abc', offset: 'x' })).toEqual([
+      'limit: limit must be a whole number from 1 to 200',
+      'offset: offset must be a whole number, 0 or more',
+    ]);
+    expect(said(BufferSkuSearch, { limit: 'abc' })).toEqual(['limit: limit must be a whole number from 1 to 50']);
   });
 });

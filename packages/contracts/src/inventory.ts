@@ -142,7 +142,11 @@ export const BufferInput = z.object({
   sku: z.string().trim().min(1, '* Required').max(200),
   location_external_id: z.string().trim().min(1, '* Required').max(100),
   channel_id: z.string().trim().min(1, '* Required').max(64),
-  qty: z.coerce.number().int('Should be a whole number').min(0, 'Should be 0 or more').max(1_000_000),
+  qty: z.coerce
+    .number({ error: 'Should be a whole number' })
+    .int('Should be a whole number')
+    .min(0, 'Should be 0 or more')
+    .max(1_000_000, 'Should be at most 1,000,000'),
 });
 export type BufferInput = z.input<typeof BufferInput>;
 export const BufferPatch = BufferInput.partial();

@@ -283,8 +283,9 @@ export const OrderPatch = z
   .strict();
 export type OrderPatch = z.infer<typeof OrderPatch>;
 
+const STATUS_MESSAGE = 'Status must be a whole number from 0 to 9';
 export const OrderStatusInput = z.object({
-  status: z.coerce.number().int().min(0).max(9),
+  status: z.coerce.number({ error: STATUS_MESSAGE }).int(STATUS_MESSAGE).min(0, STATUS_MESSAGE).max(9, STATUS_MESSAGE),
   reason: z.string().trim().max(500).optional(),
 });
 export const OrderCancelInput = z.object({ reason: z.string().trim().max(500).optional() });

@@ -218,7 +218,12 @@ export const RoutingVersionsInput = z.object({
   limit: z.coerce.number().int().min(1).max(200).catch(25).default(25),
   offset: z.coerce.number().int().min(0).catch(0).default(0),
 });
-export const RoutingVersionInput = z.object({ version: z.coerce.number().int().min(0) });
+export const RoutingVersionInput = z.object({
+  version: z.coerce
+    .number({ error: 'Versions are whole numbers, 0 or more' })
+    .int('Versions are whole numbers, 0 or more')
+    .min(0, 'Versions are whole numbers, 0 or more'),
+});
 
 export const SaveRoutingRulesInput = z.object({
   /** The live version the edit started from: saving over a newer one is refused (ROUTING_MESSAGES.staleVersion). */
@@ -545,7 +550,12 @@ export type AllocationRow = z.infer<typeof AllocationRow>;
 export const ListAllocationsInput = z.object({
   order_id: z.string().trim().min(1).max(64).optional(),
   location_id: z.string().trim().min(1).max(64).optional(),
-  status: z.coerce.number().int().min(0).max(5).optional(),
+  status: z.coerce
+    .number({ error: 'status must be a whole number from 0 to 5' })
+    .int('status must be a whole number from 0 to 5')
+    .min(0, 'status must be a whole number from 0 to 5')
+    .max(5, 'status must be a whole number from 0 to 5')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
   offset: z.coerce.number().int().min(0).catch(0).default(0),
 });

@@ -98,10 +98,16 @@ export const ShipmentBuyInput = z.object({
 });
 export type ShipmentBuyInput = z.infer<typeof ShipmentBuyInput>;
 
+const PACKAGE_MESSAGE = `Package must be a whole number from 1 to ${SHIPMENT_MAX_PACKAGES}`;
 export const LabelInput = z.object({
   shipment_id: z.string().trim().min(1).max(64),
   /** 1-based package number; default the first. */
-  package: z.coerce.number().int().min(1).max(SHIPMENT_MAX_PACKAGES).default(1),
+  package: z.coerce
+    .number({ error: PACKAGE_MESSAGE })
+    .int(PACKAGE_MESSAGE)
+    .min(1, PACKAGE_MESSAGE)
+    .max(SHIPMENT_MAX_PACKAGES, PACKAGE_MESSAGE)
+    .default(1),
 });
 export type LabelInput = z.input<typeof LabelInput>;
 

@@ -69,8 +69,14 @@ export const SyncItem = z.object({
 });
 export type SyncItem = z.infer<typeof SyncItem>;
 
+/** Sync runs are numbered from 1. */
+const SyncId = z.coerce
+  .number({ error: 'Sync ids are whole numbers' })
+  .int('Sync ids are whole numbers')
+  .positive('Sync ids are whole numbers');
+
 export const SyncGetInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: SyncId,
   items_limit: z.coerce.number().int().min(1).max(200).catch(25).default(25),
   items_offset: z.coerce.number().int().min(0).catch(0).default(0),
 });
@@ -91,7 +97,7 @@ export const SyncDetail = z.object({
 });
 export type SyncDetail = z.infer<typeof SyncDetail>;
 
-export const SyncIdInput = z.object({ id: z.coerce.number().int().positive() });
+export const SyncIdInput = z.object({ id: SyncId });
 export type SyncIdInput = z.infer<typeof SyncIdInput>;
 
 export const SyncTypesOutput = z.object({

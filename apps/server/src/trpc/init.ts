@@ -28,7 +28,7 @@ const t = initTRPC.context<Context>().create({
 });
 
 /**
- * A refused input in words, as REST answers it ("status: Invalid input: expected number, received NaN"): each
+ * A refused input in words, as REST answers it ("status: Status must be a whole number from 0 to 9"): each
  * problem with the field it is about, the first three of them. (tRPC's own message is the issues as JSON text.)
  */
 export function validationMessage(error: z.ZodError): string {

@@ -197,6 +197,9 @@ describe('dynamic buffers', () => {
     await insertVariants(t.services.db, other.tenant.accountId, ['THEIR-SKU']);
     expect((await post(s.tenant, { ...good, sku: 'THEIR-SKU' })).statusCode).toBe(400);
 
+    const notANumber = await post(s.tenant, { ...good, qty: 'abc' });
+    expect(notANumber.statusCode).toBe(400);
+    expect(notANumber.json()).toEqual({ code: 400, message: 'Invalid body: qty: Should be a whole number' });
     const negative = await post(s.tenant, { ...good, qty: -1 });
     expect(negative.statusCode).toBe(400);
     expect(negative.json().message).toContain('Should be 0 or more');

@@ -291,6 +291,20 @@ describe('status changes and cancel', () => {
     await expect(setOrderStatus(t.services, actor, orderId, { status: 7 })).rejects.toThrow(
       /Cancel the order with Cancel/,
     );
+    // REST PUT orders/{id}/status: a status that is not one of 0–9 is named as such, not as "received NaN".
+    for (const status of ['abc', 12, 2.5, undefined]) {
+      const bad = await t.app.inject({
+        method: 'PUT',
+        url: `/api/frontend/orders/${orderId}/status`,
+        headers: world.headers,
+        payload: { status },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({
+        code: 400,
+        message: 'Invalid body: status: Status must be a whole number from 0 to 9',
+      });
+    }
     const held = await setOrderStatus(t.services, actor, orderId, { status: 6, reason: 'address check' });
     expect(held.status).toBe(6);
     expect(held.allowedStatuses).toEqual([0, 1]);

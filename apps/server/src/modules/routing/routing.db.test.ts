@@ -138,6 +138,9 @@ describe('routing by the merchant’s rules', () => {
     expect(badLocation.error?.message).toMatch(/loc_not_mine is not one of your locations/);
     const versions = await api.query<RoutingVersionList>('routing.versions');
     expect(versions.data).toMatchObject({ total: 1, results: [{ version: 1, live: true, ruleCount: 2 }] });
+    const notAVersion = await api.query('routing.version', { version: 'abc' });
+    expect(notAVersion.status).toBe(400);
+    expect(notAVersion.error?.message).toBe('version: Versions are whole numbers, 0 or more');
   });
 
   it('routes a new order by that rule: the nearest store, reserved in the same transaction, explained', async () => {
@@ -257,6 +260,17 @@ describe('routing by the merchant’s rules', () => {
       payload: { order_id: routedOrder },
     });
     expect(list.statusCode).toBe(200);
+    const badStatus = await t.app.inject({
+      method: 'POST',
+      url: '/api/frontend/shipping/listOrderItemAllocations',
+      headers: world.headers,
+      payload: { status: 'abc' },
+    });
+    expect(badStatus.statusCode).toBe(400);
+    expect(badStatus.json()).toEqual({
+      code: 400,
+      message: 'Invalid body: status: status must be a whole number from 0 to 5',
+    });
     expect(
       list
         .json<AllocationList>()

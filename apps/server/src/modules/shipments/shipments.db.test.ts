@@ -301,6 +301,19 @@ describe('shipments', () => {
     expect(label.headers['content-type']).toContain('application/pdf');
     expect(label.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(label.rawPayload.toString('latin1')).toMatch(/MediaBox \[0 0 612 792\]/);
+    for (const pkg of ['abc', 0, 11]) {
+      const badPackage = await t.app.inject({
+        method: 'POST',
+        url: '/api/frontend/shipping/getShippingLabel',
+        headers: world.headers,
+        payload: { shipment_id: s.id, package: pkg },
+      });
+      expect(badPackage.statusCode).toBe(400);
+      expect(badPackage.json()).toEqual({
+        code: 400,
+        message: 'Invalid body: package: Package must be a whole number from 1 to 10',
+      });
+    }
   });
 
   it('tracking webhooks (signed, stored once) move the shipment and write the timeline', async () => {

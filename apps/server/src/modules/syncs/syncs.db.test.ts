@@ -153,6 +153,11 @@ describe('sync records', () => {
 
     const missing = await api().query('syncs.get', { id: 987654321 });
     expect(missing.status).toBe(404);
+    for (const bad of [api().query('syncs.get', { id: 'abc' }), api().mutation('syncs.retry', { id: 'abc' })]) {
+      const res = await bad;
+      expect(res.status).toBe(400);
+      expect(res.error?.message).toBe('id: Sync ids are whole numbers');
+    }
     const theirs = await trpcOver(t.app, other.headers).query('syncs.get', { id });
     expect(theirs.status).toBe(404);
   });
