@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumber } from './whole-number.ts';
 
 /** The secret of an API key starts with this, so a bearer token says which kind it is. */
 export const API_KEY_PREFIX = 'sy_live_';
@@ -31,17 +32,8 @@ export const IdInput = z.object({ id: z.string().min(1).max(100) });
 export type IdInput = z.infer<typeof IdInput>;
 
 export const PageInput = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200' })
-    .int('limit must be a whole number from 1 to 200')
-    .min(1, 'limit must be a whole number from 1 to 200')
-    .max(200, 'limit must be a whole number from 1 to 200')
-    .default(25),
-  offset: z.coerce
-    .number({ error: 'offset must be a whole number, 0 or more' })
-    .int('offset must be a whole number, 0 or more')
-    .min(0, 'offset must be a whole number, 0 or more')
-    .default(0),
+  limit: wholeNumber('limit must be a whole number from 1 to 200', { min: 1, max: 200 }).default(25),
+  offset: wholeNumber('offset must be a whole number, 0 or more', { min: 0 }).default(0),
 });
 export type PageInput = z.infer<typeof PageInput>;
 

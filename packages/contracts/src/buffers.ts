@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Buffer, BufferInput } from './inventory.ts';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Dynamic buffers (issue 6): what the buffers calls take and answer beyond inventory.ts.
@@ -9,11 +10,7 @@ import { Buffer, BufferInput } from './inventory.ts';
  */
 
 /** Buffer ids are serial integers (PostgreSQL `integer`). */
-export const BufferId = z.coerce
-  .number({ error: 'Buffer ids are whole numbers' })
-  .int('Buffer ids are whole numbers')
-  .min(1, 'Buffer ids are whole numbers')
-  .max(2_147_483_647, 'Buffer ids are whole numbers');
+export const BufferId = wholeNumber('Buffer ids are whole numbers', { min: 1, max: 2_147_483_647 });
 export const BufferIdInput = z.object({ id: BufferId });
 export type BufferIdInput = z.infer<typeof BufferIdInput>;
 
@@ -48,12 +45,7 @@ export type BufferForm = z.input<typeof BufferForm>;
 /** tRPC `buffers.skus`: catalog SKUs containing `search`, for the form's suggestions. */
 export const BufferSkuSearch = z.object({
   search: z.string().trim().max(200).default(''),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 50' })
-    .int('limit must be a whole number from 1 to 50')
-    .min(1, 'limit must be a whole number from 1 to 50')
-    .max(50, 'limit must be a whole number from 1 to 50')
-    .default(10),
+  limit: wholeNumber('limit must be a whole number from 1 to 50', { min: 1, max: 50 }).default(10),
 });
 export type BufferSkuSearch = z.input<typeof BufferSkuSearch>;
 export const BufferSkuSuggestion = z.object({ sku: z.string(), title: z.string() });

@@ -61,4 +61,17 @@ describe('contracts', () => {
     ]);
     expect(said(BufferSkuSearch, { limit: 'abc' })).toEqual(['limit: limit must be a whole number from 1 to 50']);
   });
+
+  it('reads a whole number from a number or a string of one, and takes nothing else for 0', () => {
+    expect(OrderStatusInput.parse({ status: '6' })).toEqual({ status: 6 });
+    expect(OrderStatusInput.parse({ status: 0 })).toEqual({ status: 0 });
+    for (const status of [null, '', '  ', true, false, [], {}, '6 units']) {
+      expect(OrderStatusInput.safeParse({ status }).error?.issues[0]?.message, JSON.stringify(status)).toBe(
+        'Status must be a whole number from 0 to 9',
+      );
+    }
+    expect(PageInput.parse({})).toEqual({ limit: 25, offset: 0 });
+    expect(PageInput.parse({ limit: '50', offset: '100' })).toEqual({ limit: 50, offset: 100 });
+    expect(SyncIdInput.safeParse({ id: 0 }).error?.issues[0]?.message).toBe('Sync ids are whole numbers');
+  });
 });

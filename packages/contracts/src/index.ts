@@ -26,3 +26,4 @@ export * from './search.ts';
 export * from './shipments.ts';
 export * from './syncs.ts';
 export * from './validation.ts';
+export * from './whole-number.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChannelType } from './channels.ts';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Orders (issue 13): every channel's orders in one place. DESIGN §3 fixes the numbers SPEC leaves open.
@@ -285,7 +286,7 @@ export type OrderPatch = z.infer<typeof OrderPatch>;
 
 const STATUS_MESSAGE = 'Status must be a whole number from 0 to 9';
 export const OrderStatusInput = z.object({
-  status: z.coerce.number({ error: STATUS_MESSAGE }).int(STATUS_MESSAGE).min(0, STATUS_MESSAGE).max(9, STATUS_MESSAGE),
+  status: wholeNumber(STATUS_MESSAGE, { min: 0, max: 9 }),
   reason: z.string().trim().max(500).optional(),
 });
 export const OrderCancelInput = z.object({ reason: z.string().trim().max(500).optional() });

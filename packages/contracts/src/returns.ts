@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './limits.ts';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Returns and refunds (issue 16): from every channel (webhooks and a periodic pull) and from an order's detail
@@ -49,17 +50,8 @@ export const RETURNS_SEARCH_DEFAULTS = { external_id: '', limit: DEFAULT_PAGE_SI
  */
 export const ReturnsListInput = z.object({
   external_id: z.string().trim().max(200, 'external_id can be at most 200 characters').optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200' })
-    .int('limit must be a whole number from 1 to 200')
-    .min(1, 'limit must be a whole number from 1 to 200')
-    .max(200, 'limit must be a whole number from 1 to 200')
-    .default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce
-    .number({ error: 'offset must be a whole number, 0 or more' })
-    .int('offset must be a whole number, 0 or more')
-    .min(0, 'offset must be a whole number, 0 or more')
-    .default(0),
+  limit: wholeNumber('limit must be a whole number from 1 to 200', { min: 1, max: 200 }).default(DEFAULT_PAGE_SIZE),
+  offset: wholeNumber('offset must be a whole number, 0 or more', { min: 0 }).default(0),
   channel_id: z.string().trim().min(1).max(64).optional(),
 });
 export type ReturnsListInput = z.input<typeof ReturnsListInput>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChannelType } from './channels.ts';
 import { FulfillmentType, isFlaggingAllocation } from './orders.ts';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Order routing (issue 14): the merchant's ordered rules decide which location fulfils each line; every
@@ -219,10 +220,7 @@ export const RoutingVersionsInput = z.object({
   offset: z.coerce.number().int().min(0).catch(0).default(0),
 });
 export const RoutingVersionInput = z.object({
-  version: z.coerce
-    .number({ error: 'Versions are whole numbers, 0 or more' })
-    .int('Versions are whole numbers, 0 or more')
-    .min(0, 'Versions are whole numbers, 0 or more'),
+  version: wholeNumber('Versions are whole numbers, 0 or more', { min: 0 }),
 });
 
 export const SaveRoutingRulesInput = z.object({
@@ -550,12 +548,7 @@ export type AllocationRow = z.infer<typeof AllocationRow>;
 export const ListAllocationsInput = z.object({
   order_id: z.string().trim().min(1).max(64).optional(),
   location_id: z.string().trim().min(1).max(64).optional(),
-  status: z.coerce
-    .number({ error: 'status must be a whole number from 0 to 5' })
-    .int('status must be a whole number from 0 to 5')
-    .min(0, 'status must be a whole number from 0 to 5')
-    .max(5, 'status must be a whole number from 0 to 5')
-    .optional(),
+  status: wholeNumber('status must be a whole number from 0 to 5', { min: 0, max: 5 }).optional(),
   limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
   offset: z.coerce.number().int().min(0).catch(0).default(0),
 });

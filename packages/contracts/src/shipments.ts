@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Shipments and labels (issue 15). Calls:
@@ -102,12 +103,7 @@ const PACKAGE_MESSAGE = `Package must be a whole number from 1 to ${SHIPMENT_MAX
 export const LabelInput = z.object({
   shipment_id: z.string().trim().min(1).max(64),
   /** 1-based package number; default the first. */
-  package: z.coerce
-    .number({ error: PACKAGE_MESSAGE })
-    .int(PACKAGE_MESSAGE)
-    .min(1, PACKAGE_MESSAGE)
-    .max(SHIPMENT_MAX_PACKAGES, PACKAGE_MESSAGE)
-    .default(1),
+  package: wholeNumber(PACKAGE_MESSAGE, { min: 1, max: SHIPMENT_MAX_PACKAGES }).default(1),
 });
 export type LabelInput = z.input<typeof LabelInput>;
 

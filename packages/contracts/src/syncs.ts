@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageInput } from './apps.ts';
 import { ChannelType } from './channels.ts';
 import { SyncStatus, SyncsSearch, SyncTrigger, SyncType } from './inventory.ts';
+import { wholeNumber } from './whole-number.ts';
 
 /**
  * Sync records, the reading side (issue 6). Runs are written by the sync jobs (server
@@ -70,10 +71,7 @@ export const SyncItem = z.object({
 export type SyncItem = z.infer<typeof SyncItem>;
 
 /** Sync runs are numbered from 1. */
-const SyncId = z.coerce
-  .number({ error: 'Sync ids are whole numbers' })
-  .int('Sync ids are whole numbers')
-  .positive('Sync ids are whole numbers');
+const SyncId = wholeNumber('Sync ids are whole numbers', { min: 1 });
 
 export const SyncGetInput = z.object({
   id: SyncId,

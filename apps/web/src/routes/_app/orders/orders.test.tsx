@@ -329,6 +329,25 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(screen.getByText(/Ada Lovelace ·/)).toBeInTheDocument();
   });
 
+  it('names the channel once in the header when it is named after its type, and with its type otherwise', async () => {
+    const detail = (name: string) =>
+      renderApp('/orders/ord_1', {
+        signedIn: true,
+        handlers: {
+          ...listHandlers,
+          'orders.get': () => detailOf({ channel: { id: 'chn_1', name, type: 'shopify' } }),
+          'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        },
+      });
+    const { unmount } = await detail('Shopify');
+    const named = (await screen.findByRole('link', { name: 'Shopify' }, SLOW)).parentElement as HTMLElement;
+    expect(named.textContent).not.toContain('(Shopify)');
+    unmount();
+    await detail('Main Shopify');
+    const other = (await screen.findByRole('link', { name: 'Main Shopify' }, SLOW)).parentElement as HTMLElement;
+    expect(other.textContent).toContain('Main Shopify (Shopify)');
+  });
+
   it('adds a comment once it passes the contract, and shows it', async () => {
     const comments: Comment[] = [];
     const added: unknown[] = [];
