@@ -4,9 +4,11 @@
 import type { ChannelDetail } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
+import { usingServer } from '../../../test/db.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
 import { startTestSandbox } from '../../../test/sandbox.ts';
 import { SHOPIFY_INVENTORY_BATCH, ShopifyConnector } from '../../connectors/shopify/connector.ts';
@@ -26,7 +28,7 @@ import {
   onHandOf as onHandOfLevel,
   settingsOf as settingsOfChannel,
 } from './push.fixtures.ts';
-import { clearPending, markPending } from './push.records.ts';
+import { clearPending, markPending, recordApplied } from './push.records.ts';
 import { sendsInDoubt } from './push.replay.ts';
 import { pushAll, runPush } from './push.run.ts';
 import { PUSH_IN_FLIGHT, pushChannel } from './push.ts';
@@ -555,4 +557,53 @@ describe('full push', () => {
       .where(and(eq(channelStock.channelId, channel.id), isNull(channelStock.pushedQty)));
     expect(recorded[0]?.n).toBe(0);
   });
+
+  it.runIf(usingServer())(
+    'acknowledges levels in the order a stock pass locks them, so the two never wait on each other',
+    async () => {
+      const channel = ch.shopify as ChannelDetail;
+      const [row] = await t.services.db.select().from(channels).where(eq(channels.id, channel.id));
+      if (!row) throw new Error('no channel');
+      await pushAll(t.services, tenant.accountId, channel.id);
+      await pushChannel(t.services, channel.id, 'manual');
+      // Two levels in the order PostgreSQL sorts them, as a stock pass locks them (inbound.ts).
+      const [a, b] = await t.services.db
+        .select()
+        .from(channelStock)
+        .where(eq(channelStock.channelId, channel.id))
+        .orderBy(channelStock.variantId, channelStock.externalLocationId)
+        .limit(2);
+      if (!a || !b) throw new Error('no levels');
+      const lock = (level: typeof a) =>
+        pass.query(
+          'select 1 from channel_stock where channel_id = $1 and variant_id = $2 and external_location_id = $3 for update',
+          [channel.id, level.variantId, level.externalLocationId],
+        );
+      const pass = new pg.Client({ connectionString: t.services.database.connectionString as string });
+      await pass.connect();
+      try {
+        // A stock pass holds the first level; the push's answer names the second, then the first.
+        await pass.query('begin');
+        await lock(a);
+        const acknowledged = recordApplied(t.services, row, [
+          { variantId: b.variantId, externalLocationId: b.externalLocationId, available: 7 },
+          { variantId: a.variantId, externalLocationId: a.externalLocationId, available: 6 },
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The pass goes on to the second level: free, as the acknowledgement waits for the first before taking it.
+        await lock(b);
+        await pass.query('commit');
+        await acknowledged;
+      } finally {
+        await pass.end();
+      }
+      const after = await t.services.db
+        .select()
+        .from(channelStock)
+        .where(eq(channelStock.channelId, channel.id))
+        .orderBy(channelStock.variantId, channelStock.externalLocationId)
+        .limit(2);
+      expect(after.map((l) => l.pushedQty)).toEqual([6, 7]);
+    },
+  );
 });

@@ -22,6 +22,24 @@ const BASIS_FROM_BELIEF = sql.raw(`basis_qty = case when cs.pushed_qty is null t
   basis_at = greatest(cs.channel_qty_at, cs.pushed_at)`);
 
 /**
+ * `from … where …` of an update of `channel_stock cs`: the channel's levels `values` names (each `[variant id, external
+ * location id, …]`, or with `key` 'inventory_item_id' an inventory item's id first), read as `v`. The rows are locked
+ * first, in (variant, location) order: the order a stock pass locks them in (inbound.ts). Updated in the order a
+ * join met them, a push's acknowledgement and a stock pass each held a level the other waited for (a deadlock in the
+ * order bench on PostgreSQL, 2026-11-27: the push failed and went again).
+ */
+function levelsOf(channelId: string, values: unknown[], key: 'variant_id' | 'inventory_item_id' = 'variant_id') {
+  return sql`from (
+      select v, s.variant_id as level_variant, s.external_location_id as level_location from ${channelStock} s
+      join jsonb_array_elements(${asJson(values)}) as v on s.${sql.raw(key)} = v ->> 0 and s.external_location_id = v ->> 1
+      where s.channel_id = ${channelId}
+      order by s.variant_id, s.external_location_id
+      for update of s
+    ) as l
+    where cs.channel_id = ${channelId} and cs.variant_id = l.level_variant and cs.external_location_id = l.level_location`;
+}
+
+/**
  * Writes pendingQty for what is about to be sent (creating the channel_stock rows first seen), in one
  * statement, and remembers the quantity among the last ones sent (an echo of any of them is ours).
  */
@@ -47,6 +65,8 @@ export async function markPending(
     select ${channel.accountId}, ${channel.id}, v ->> 0, v ->> 1, v ->> 2, v ->> 3, (v ->> 4)::int, ${now},
       array[(v ->> 4)::int], v ->> 5, (v ->> 6)::int, ${now}
     from jsonb_array_elements(${asJson(rows)}) as v
+    -- Existing levels are locked as they are met: in the order a stock pass locks them (levelsOf).
+    order by v ->> 0, v ->> 1
     on conflict (channel_id, variant_id, external_location_id) do update set
       pending_qty = excluded.pending_qty,
       pending_key = excluded.pending_key,
@@ -88,8 +108,7 @@ export async function keySends(
   const values = changes.map(({ row, set }) => [row.variantId, row.externalLocationId, set.compareQuantity ?? null]);
   await services.db.execute(sql`
     update ${channelStock} cs set pending_key = ${key}, pending_compare = (v ->> 2)::int
-    from jsonb_array_elements(${asJson(values)}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
+    ${levelsOf(channel.id, values)}`);
 }
 
 /** Withdraws the pending marks of levels that were never sent (the push stopped before their turn). */
@@ -97,8 +116,10 @@ export async function clearPending(services: Services, channel: Pick<ChannelRow,
   if (rows.length === 0) return;
   await services.db.execute(sql`
     update ${channelStock} cs set ${DROP_LAST_SEND}
-    from jsonb_array_elements(${asJson(rows.map((r) => [r.variantId, r.externalLocationId]))}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
+    ${levelsOf(
+      channel.id,
+      rows.map((r) => [r.variantId, r.externalLocationId]),
+    )}`);
 }
 
 /**
@@ -115,8 +136,7 @@ export async function recordApplied(services: Services, channel: Pick<ChannelRow
         pending_key = null, pending_compare = null,
         ${BASIS_FROM_BELIEF},
         last_error = null, updated_at = ${now}
-      from jsonb_array_elements(${asJson(values)}) as v
-      where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1
+      ${levelsOf(channel.id, values)}
     )
     update ${listings} set sync_status_code = 1, last_error = null, last_synced_at = ${now}, updated_at = ${now}
     where ${listings.channelId} = ${channel.id}
@@ -146,8 +166,7 @@ export async function recordFailed(
       pending_compare = case when (v ->> 3)::boolean and cs.pending_key is not null then cs.pending_compare end,
       sent_qtys = case when (v ->> 3)::boolean then cs.sent_qtys else cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1] end,
       pending_at = case when (v ->> 3)::boolean or cardinality(coalesce(cs.sent_qtys, '{}')) > 1 then cs.pending_at end
-    from jsonb_array_elements(${asJson(values)}) as v
-    where cs.channel_id = ${channel.id} and cs.variant_id = v ->> 0 and cs.external_location_id = v ->> 1`);
+    ${levelsOf(channel.id, values)}`);
   // The listings show the error (a variant failed at several locations: one of their reasons).
   await services.db.execute(sql`
     update ${listings} l set sync_status_code = 3, last_error = v ->> 2, updated_at = ${now}
@@ -178,14 +197,13 @@ export async function takeInMismatches(
   ];
   // This send did not land. The channel holding what an earlier send since our last acknowledgement carried
   // (one cut off by a crash or a timeout) is that send landing late: an acknowledgement, not a change.
-  const read = asJson(levels.map((l) => [l.inventoryItemId, l.locationExternalId, l.available, l.at.toISOString()]));
+  const read = levels.map((l) => [l.inventoryItemId, l.locationExternalId, l.available, l.at.toISOString()]);
   const acknowledged = rowsOf<{ item: string; location: string }>(
     await services.db.execute(sql`
       update ${channelStock} cs set ${BASIS_FROM_BELIEF},
         pushed_qty = (v ->> 2)::int, pushed_at = (v ->> 3)::timestamptz, pending_qty = null, pending_key = null,
         pending_compare = null, updated_at = ${readAt}
-      from jsonb_array_elements(${read}) as v
-      where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1
+      ${levelsOf(channel.id, read, 'inventory_item_id')}
         and cardinality(coalesce(cs.sent_qtys, '{}')) > 1
         and (v ->> 2)::int = any(cs.sent_qtys[1:cardinality(cs.sent_qtys) - 1])
       returning cs.inventory_item_id as item, cs.external_location_id as location`),
@@ -194,8 +212,11 @@ export async function takeInMismatches(
   // What was pending is not in flight any more, and was refused: it leaves the sends of unknown fate.
   await services.db.execute(sql`
     update ${channelStock} cs set ${DROP_LAST_SEND}
-    from jsonb_array_elements(${asJson(pairs.map((p) => [p.inventoryItemId, p.locationExternalId]))}) as v
-    where cs.channel_id = ${channel.id} and cs.inventory_item_id = v ->> 0 and cs.external_location_id = v ->> 1`);
+    ${levelsOf(
+      channel.id,
+      pairs.map((p) => [p.inventoryItemId, p.locationExternalId]),
+      'inventory_item_id',
+    )}`);
   await applyChannelReports(
     services,
     channel,
