@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signEasyPost } from '@switchyard/sandbox';
 import { describe, expect, it } from 'vitest';
@@ -75,17 +75,25 @@ describe('label files', () => {
   });
 });
 
+/** An EasyPost client pointed at a local server that answers every request with `handler`. */
+async function carrierAnswering(handler: RequestListener) {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new EasyPostClient({
+    mode: 'sandbox',
+    baseUrl: `http://127.0.0.1:${port}/v2/`,
+    apiKey: 'k',
+    webhookSecret: 's',
+  });
+  return { server, client };
+}
+
 describe('carrier answers', () => {
   it('answers a 200 from the carrier whose body is not JSON as a carrier error, not an unexpected one', async () => {
-    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const client = new EasyPostClient({
-      mode: 'sandbox',
-      baseUrl: `http://127.0.0.1:${port}/v2/`,
-      apiKey: 'k',
-      webhookSecret: 's',
-    });
+    const { server, client } = await carrierAnswering((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'),
+    );
     try {
       const read = client.listWebhooks();
       await expect(read).rejects.toBeInstanceOf(CarrierError);
@@ -98,18 +106,10 @@ describe('carrier answers', () => {
 
 describe('carrier answers cut off', () => {
   it('answers a connection dropped in the middle of the body as a carrier error, not an unexpected one', async () => {
-    const server = createServer((_req, res) => {
+    const { server, client } = await carrierAnswering((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"id":"shp_1","rates":[');
       setTimeout(() => res.socket?.destroy(), 20);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const client = new EasyPostClient({
-      mode: 'sandbox',
-      baseUrl: `http://127.0.0.1:${port}/v2/`,
-      apiKey: 'k',
-      webhookSecret: 's',
     });
     try {
       // A purchase is sent once: its lost answer is the carrier's failure (a 502), with a write possibly made.
