@@ -7,6 +7,7 @@ import {
   type OrderList,
   type OrderStatus,
   type OrderSummary,
+  type Return,
 } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -346,6 +347,48 @@ describe('order detail', { timeout: 30_000 }, () => {
     await detail('Main Shopify');
     const other = (await screen.findByRole('link', { name: 'Main Shopify' }, SLOW)).parentElement as HTMLElement;
     expect(other.textContent).toContain('Main Shopify (Shopify)');
+  });
+
+  it("links each of the order's returns like the app's other links", async () => {
+    const ret: Return = {
+      id: 'ret_1',
+      external_id: 'gid://shopify/Refund/7000001000138',
+      channel_id: 'chn_1',
+      order_external_id: 'gid://shopify/Order/1',
+      order_id: 'ord_1',
+      order_number: '#1001',
+      status: 'FINISHED',
+      message: null,
+      currency: 'USD',
+      tax: 0,
+      adjustment: 0,
+      total: 1000,
+      bill_name: null,
+      receipt_number: null,
+      source: 'switchyard',
+      refund_state: 'ok',
+      refund_message: null,
+      created_at: T0,
+      provider_created_at: null,
+      items: [],
+    };
+    await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.get': () => detailOf(),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'returns.forOrder': () => [ret],
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Returns of this order' }, SLOW);
+    const link = within(table).getByRole('link', { name: ret.external_id });
+    expect(link).toHaveAttribute(
+      'href',
+      `/returns?external_id=${encodeURIComponent(ret.external_id)}&limit=25&offset=0`,
+    );
+    // A bare router link had the browser's own link colours (dark blue on the dark theme's dark card).
+    expect(link).toHaveClass('mantine-Anchor-root');
   });
 
   it('adds a comment once it passes the contract, and shows it', async () => {

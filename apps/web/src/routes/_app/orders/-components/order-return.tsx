@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Checkbox,
   Group,
@@ -254,9 +255,14 @@ export function OrderReturnsSection({ orderId }: { orderId: string }) {
           {returns.data.map((ret) => (
             <Table.Tr key={ret.id}>
               <Table.Td>
-                <Link to="/returns" search={{ external_id: ret.external_id, limit: 25, offset: 0 }}>
+                <Anchor
+                  fz="sm"
+                  renderRoot={(props) => (
+                    <Link {...props} to="/returns" search={{ external_id: ret.external_id, limit: 25, offset: 0 }} />
+                  )}
+                >
                   {ret.external_id}
-                </Link>
+                </Anchor>
               </Table.Td>
               <Table.Td>
                 <ReturnStatusBadge status={ret.status} message={ret.message} />
