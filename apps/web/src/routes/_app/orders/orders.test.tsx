@@ -349,7 +349,7 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(other.textContent).toContain('Main Shopify (Shopify)');
   });
 
-  it("links each of the order's returns like the app's other links", async () => {
+  it("links each of the order's returns like the app's other links, in a table that scrolls on a phone", async () => {
     const ret: Return = {
       id: 'ret_1',
       external_id: 'gid://shopify/Refund/7000001000138',
@@ -389,6 +389,8 @@ describe('order detail', { timeout: 30_000 }, () => {
     );
     // A bare router link had the browser's own link colours (dark blue on the dark theme's dark card).
     expect(link).toHaveClass('mantine-Anchor-root');
+    // Five columns do not fit a 390 px card: they scroll sideways rather than squeezing the status badge to "F…".
+    expect(table.closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
   });
 
   it('adds a comment once it passes the contract, and shows it', async () => {

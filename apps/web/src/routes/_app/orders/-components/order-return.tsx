@@ -239,49 +239,52 @@ export function OrderReturnsSection({ orderId }: { orderId: string }) {
   if (!returns.data || returns.data.length === 0) return null;
   return (
     <SectionCard title="Returns">
-      <Table aria-label="Returns of this order" fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Return</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Store(s)</Table.Th>
-            <Table.Th scope="col">Refund at the channel</Table.Th>
-            <Table.Th scope="col" style={{ textAlign: 'right' }}>
-              Total
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {returns.data.map((ret) => (
-            <Table.Tr key={ret.id}>
-              <Table.Td>
-                <Anchor
-                  fz="sm"
-                  renderRoot={(props) => (
-                    <Link {...props} to="/returns" search={{ external_id: ret.external_id, limit: 25, offset: 0 }} />
-                  )}
-                >
-                  {ret.external_id}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <ReturnStatusBadge status={ret.status} message={ret.message} />
-              </Table.Td>
-              <Table.Td>{storesOf(ret) || '—'}</Table.Td>
-              <Table.Td>
-                {ret.refund_state === 'ok'
-                  ? 'Done'
-                  : ret.refund_state === 'pending'
-                    ? 'Being sent…'
-                    : ret.refund_state === 'failed'
-                      ? `Failed: ${ret.refund_message ?? ''}`
-                      : 'Made at the channel'}
-              </Table.Td>
-              <Table.Td style={{ textAlign: 'right' }}>{formatMoney(ret.total, ret.currency)}</Table.Td>
+      {/* Five columns do not fit a phone's card: they scroll sideways rather than squeeze the status badge. */}
+      <Table.ScrollContainer minWidth={640}>
+        <Table aria-label="Returns of this order" fz="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Return</Table.Th>
+              <Table.Th scope="col">Status</Table.Th>
+              <Table.Th scope="col">Store(s)</Table.Th>
+              <Table.Th scope="col">Refund at the channel</Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                Total
+              </Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {returns.data.map((ret) => (
+              <Table.Tr key={ret.id}>
+                <Table.Td>
+                  <Anchor
+                    fz="sm"
+                    renderRoot={(props) => (
+                      <Link {...props} to="/returns" search={{ external_id: ret.external_id, limit: 25, offset: 0 }} />
+                    )}
+                  >
+                    {ret.external_id}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <ReturnStatusBadge status={ret.status} message={ret.message} />
+                </Table.Td>
+                <Table.Td>{storesOf(ret) || '—'}</Table.Td>
+                <Table.Td>
+                  {ret.refund_state === 'ok'
+                    ? 'Done'
+                    : ret.refund_state === 'pending'
+                      ? 'Being sent…'
+                      : ret.refund_state === 'failed'
+                        ? `Failed: ${ret.refund_message ?? ''}`
+                        : 'Made at the channel'}
+                </Table.Td>
+                <Table.Td style={{ textAlign: 'right' }}>{formatMoney(ret.total, ret.currency)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </SectionCard>
   );
 }
