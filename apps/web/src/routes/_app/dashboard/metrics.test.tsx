@@ -131,6 +131,25 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     expect(calls[0]).toEqual({ timeframe: '30d', granularity: 'day' });
   });
 
+  it('counts returns, units and orders in the notes in the singular when there is one', async () => {
+    const one = { ...totals(2500, 1, 1), returns: 1, returnUnits: 1, fulfilled: 1 };
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'metrics.get': (input) => ({ ...metrics(input as object), totals: one }),
+        'channels.list': () => [],
+      },
+    });
+    const returns = await screen.findByRole('region', { name: 'Returns rate' }, { timeout: 15_000 });
+    expect(
+      within(returns).getByText(`1 of 1 unit came back in 1 return (${money(2500)} refunded).`),
+    ).toBeInTheDocument();
+    const fulfillment = screen.getByRole('region', { name: 'Fulfillment time' });
+    expect(
+      within(fulfillment).getByText('Placed to shipped or picked up, on average over 1 order.'),
+    ).toBeInTheDocument();
+  });
+
   it('lists a chart’s series in its legend in the order the chart draws them: this period, then the previous', async () => {
     // jsdom lays nothing out: the charts' containers get a size, so recharts draws them.
     const measure = HTMLElement.prototype.getBoundingClientRect;

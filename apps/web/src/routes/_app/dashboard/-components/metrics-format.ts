@@ -35,6 +35,9 @@ export const percentLabel = (ratio: number | null) => (ratio === null ? '—' : 
 const NUMBER = new Intl.NumberFormat();
 export const countLabel = (n: number) => NUMBER.format(n);
 
+/** A count with its noun: "1 return", "3 returns". */
+export const plural = (n: number, noun: string) => `${countLabel(n)} ${n === 1 ? noun : `${noun}s`}`;
+
 export const TIMEFRAME_LABELS: Record<DashboardSearch['timeframe'], string> = {
   '30d': 'Last 30 days',
   '6m': 'Last 6 months',

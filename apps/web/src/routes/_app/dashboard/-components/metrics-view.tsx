@@ -14,6 +14,7 @@ import {
   durationLabel,
   percentLabel,
   periodLabel,
+  plural,
   TIMEFRAME_LABELS,
 } from './metrics-format.ts';
 import { ListLink, StockFigure, SyncFigure } from './metrics-parts.tsx';
@@ -171,8 +172,8 @@ function Figures({
           link={<ListLink to="/returns">Returns</ListLink>}
           note={
             <>
-              {countLabel(totals.returnUnits)} of {countLabel(totals.units)} units came back in{' '}
-              {countLabel(totals.returns)} returns ({money(totals.returnTotal)} refunded).
+              {countLabel(totals.returnUnits)} of {plural(totals.units, 'unit')} came back in{' '}
+              {plural(totals.returns, 'return')} ({money(totals.returnTotal)} refunded).
             </>
           }
           chart="line"
@@ -190,7 +191,7 @@ function Figures({
               Shipped orders
             </ListLink>
           }
-          note={<>Placed to shipped or picked up, on average over {countLabel(totals.fulfilled)} orders.</>}
+          note={<>Placed to shipped or picked up, on average over {plural(totals.fulfilled, 'order')}.</>}
           chart="bar"
           h={140}
           data={data}
