@@ -393,6 +393,24 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(table.closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
   });
 
+  it('lays the lines to return in a table that scrolls sideways in a phone-wide dialog', async () => {
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.get': () => detailOf({ status: 3 }),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'returns.forOrder': () => [],
+        'locations.list': () => ({ results: [], total: 0, limit: 500, offset: 0 }),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Create return' }, SLOW));
+    const dialog = await screen.findByRole('dialog', { name: 'Return from order #1001' }, SLOW);
+    const lines = within(dialog).getByRole('table', { name: 'Lines to return' });
+    // At 390 px the Refund column was cut off at the dialog's edge.
+    expect(lines.closest('.mantine-TableScrollContainer-scrollContainer')).not.toBeNull();
+  });
+
   it('adds a comment once it passes the contract, and shows it', async () => {
     const comments: Comment[] = [];
     const added: unknown[] = [];

@@ -111,61 +111,64 @@ export function CreateReturnButton({ order }: { order: OrderDetail }) {
           }}
         >
           <Stack gap="md">
-            <Table aria-label="Lines to return" fz="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Line</Table.Th>
-                  <Table.Th scope="col">Returned</Table.Th>
-                  <Table.Th scope="col">Damaged</Table.Th>
-                  <Table.Th scope="col" style={{ textAlign: 'right' }}>
-                    Refund
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {order.lines.map((line) => {
-                  const left = leftOf(line);
-                  const choice = choices[line.id] ?? { qty: 0, damaged: false };
-                  const label = line.sku ?? line.title;
-                  return (
-                    <Table.Tr key={line.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={500} ff={line.sku ? 'monospace' : undefined}>
-                          {label}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {left} of {line.quantity} returnable · {money(unitRefund(line))} each
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <NumberInput
-                          aria-label={`Units of ${label} returned`}
-                          min={0}
-                          max={left}
-                          allowDecimal={false}
-                          allowNegative={false}
-                          clampBehavior="strict"
-                          disabled={left === 0}
-                          value={choice.qty}
-                          onChange={(value) => set(line.id, { qty: Number(value) || 0 })}
-                          w={90}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <Checkbox
-                          aria-label={`${label} is damaged: do not restock`}
-                          label="Do not restock"
-                          checked={choice.damaged}
-                          disabled={choice.qty === 0}
-                          onChange={(event) => set(line.id, { damaged: event.currentTarget.checked })}
-                        />
-                      </Table.Td>
-                      <Table.Td style={{ textAlign: 'right' }}>{money(choice.qty * unitRefund(line))}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
+            {/* Four columns do not fit a phone-wide dialog: they scroll sideways rather than cut off the refund. */}
+            <Table.ScrollContainer minWidth={520}>
+              <Table aria-label="Lines to return" fz="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">Line</Table.Th>
+                    <Table.Th scope="col">Returned</Table.Th>
+                    <Table.Th scope="col">Damaged</Table.Th>
+                    <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                      Refund
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {order.lines.map((line) => {
+                    const left = leftOf(line);
+                    const choice = choices[line.id] ?? { qty: 0, damaged: false };
+                    const label = line.sku ?? line.title;
+                    return (
+                      <Table.Tr key={line.id}>
+                        <Table.Td>
+                          <Text size="sm" fw={500} ff={line.sku ? 'monospace' : undefined}>
+                            {label}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            {left} of {line.quantity} returnable · {money(unitRefund(line))} each
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <NumberInput
+                            aria-label={`Units of ${label} returned`}
+                            min={0}
+                            max={left}
+                            allowDecimal={false}
+                            allowNegative={false}
+                            clampBehavior="strict"
+                            disabled={left === 0}
+                            value={choice.qty}
+                            onChange={(value) => set(line.id, { qty: Number(value) || 0 })}
+                            w={90}
+                          />
+                        </Table.Td>
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={`${label} is damaged: do not restock`}
+                            label="Do not restock"
+                            checked={choice.damaged}
+                            disabled={choice.qty === 0}
+                            onChange={(event) => set(line.id, { damaged: event.currentTarget.checked })}
+                          />
+                        </Table.Td>
+                        <Table.Td style={{ textAlign: 'right' }}>{money(choice.qty * unitRefund(line))}</Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             <Group gap="md" align="flex-end" wrap="wrap">
               <Select
                 label="Return store"
