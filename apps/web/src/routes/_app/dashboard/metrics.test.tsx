@@ -114,6 +114,13 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     }
     expect(within(screen.getByRole('region', { name: 'Returns rate' })).getByText('12.5%')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Fulfillment time' })).getByText('1.5 h')).toBeInTheDocument();
+    // The queue reads its tab from its filter: a top-level ?scope=shipped opened the "To ship" tab.
+    const shipped = within(screen.getByRole('region', { name: 'Fulfillment time' })).getByRole('link', {
+      name: 'Shipped orders',
+    });
+    expect(new URL(shipped.getAttribute('href') ?? '', 'http://x').searchParams.get('filter')).toBe(
+      JSON.stringify({ scope: 'shipped' }),
+    );
     expect(
       within(screen.getByRole('region', { name: 'Stock health' })).getByText('2 out of stock'),
     ).toBeInTheDocument();

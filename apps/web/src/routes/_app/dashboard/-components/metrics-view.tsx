@@ -187,7 +187,7 @@ function Figures({
           value={durationLabel(totals.fulfillmentSeconds)}
           change={changeLabel(totals.fulfillmentSeconds, prev.fulfillmentSeconds)}
           link={
-            <ListLink to="/fulfillment" search={{ scope: 'shipped' }}>
+            <ListLink to="/fulfillment" search={{ filter: { scope: 'shipped' } }}>
               Shipped orders
             </ListLink>
           }
