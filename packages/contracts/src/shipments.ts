@@ -229,3 +229,18 @@ export const SHIPMENT_MESSAGES = {
   busy: 'The label is still being bought. Try again in a moment.',
   noServices: 'None of the services offered in Settings → Fulfillment ships this shipment.',
 } as const;
+
+/**
+ * A carrier's service as a person reads it (screens and order timelines): USPS:GroundAdvantage → "USPS Ground
+ * Advantage"; FedEx's upper-case codes read as words, without the carrier said
+ * twice: FedEx:FEDEX_2_DAY → "FedEx 2 Day", FedEx:STANDARD_OVERNIGHT → "FedEx Standard Overnight".
+ */
+export function serviceName(carrier: string | null, service: string | null): string {
+  let words = (service ?? '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[_\s]+/)
+    .filter(Boolean);
+  if (words.length > 1 && carrier && words[0]?.toLowerCase() === carrier.toLowerCase()) words = words.slice(1);
+  const named = words.map((w) => (/^[A-Z]{2,}$/.test(w) ? `${w[0]}${w.slice(1).toLowerCase()}` : w)).join(' ');
+  return [carrier, named].filter(Boolean).join(' ');
+}

@@ -8,6 +8,7 @@ import {
   SHIPMENT_MESSAGES,
   type Shipment,
   ShipmentBuyInput,
+  serviceName,
   TRACKING_LABELS,
   type TrackingStatus,
 } from '@switchyard/contracts';
@@ -260,7 +261,7 @@ export async function completePurchase(
       })
       .where(eq(shipments.id, shipmentId));
     const codes = packages.map((p) => p.trackingCode).join(', ');
-    const label = `${row.carrier} ${row.service}`;
+    const label = serviceName(row.carrier, row.service);
     await writeTimeline(tx, row.accountId, order.id, [
       {
         kind: 'shipment',

@@ -339,6 +339,10 @@ describe('shipments', () => {
     expect(row?.trackingStatus).toBe('in_transit');
     const timeline = await t.services.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
     expect(timeline.some((e) => e.kind === 'shipment' && e.message.includes('In transit'))).toBe(true);
+    // The purchase is told with the service's name as the screens say it.
+    expect(timeline.find((e) => e.message.startsWith('Label bought'))?.message).toMatch(
+      /^Label bought: USPS Ground Advantage, 1 parcel, tracking /,
+    );
     // A forged delivery is refused.
     const forged = await t.app.inject({
       method: 'POST',

@@ -51,16 +51,4 @@ export function openPdf(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/**
- * USPS:GroundAdvantage → "USPS Ground Advantage"; FedEx's upper-case codes read as words, without the carrier said
- * twice: FedEx:FEDEX_2_DAY → "FedEx 2 Day", FedEx:STANDARD_OVERNIGHT → "FedEx Standard Overnight".
- */
-export function serviceName(carrier: string | null, service: string | null): string {
-  let words = (service ?? '')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .split(/[_\s]+/)
-    .filter(Boolean);
-  if (words.length > 1 && carrier && words[0]?.toLowerCase() === carrier.toLowerCase()) words = words.slice(1);
-  const named = words.map((w) => (/^[A-Z]{2,}$/.test(w) ? `${w[0]}${w.slice(1).toLowerCase()}` : w)).join(' ');
-  return [carrier, named].filter(Boolean).join(' ');
-}
+export { serviceName } from '@switchyard/contracts';

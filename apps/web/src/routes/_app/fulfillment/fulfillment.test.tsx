@@ -177,8 +177,10 @@ describe('back from an order to the queue', { timeout: 60_000 }, () => {
     const handlers = { ...queueHandlers, 'fulfillment.get': () => ({ ...ORDER, id: 'ord_4', number: '#1004' }) };
     const { user, router } = await renderApp('/fulfillment', { signedIn: true, handlers });
     const table = await screen.findByRole('table', { name: 'Fulfillment queue' }, SLOW);
-    // Sorting by id is by arrival, which Order (Descending/Ascending) turns round: not "Newest first".
+    // Sorting by id is by arrival, which Direction (Descending/Ascending) turns round: not "Newest first". The
+    // direction is not called "Order" beside the Orders filter.
     expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Arrival');
+    expect(screen.getByRole('combobox', { name: 'Direction' })).toHaveValue('Descending');
     const tabs = screen.getByRole('tablist', { name: 'Fulfillment scope' });
     await user.click(within(tabs).getByRole('tab', { name: /^Pickup/ }));
     await waitFor(() => expect(router.state.location.search).toEqual({ filter: { scope: 'pickup' } }), SLOW);

@@ -143,7 +143,7 @@ function FulfillmentPage() {
           w={170}
         />
         <Select
-          label="Order"
+          label="Direction"
           data={[
             { value: 'desc', label: 'Descending' },
             { value: 'asc', label: 'Ascending' },

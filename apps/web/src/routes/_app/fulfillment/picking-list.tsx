@@ -76,7 +76,7 @@ function PickingListPage() {
             w={150}
           />
           <Select
-            label="Order"
+            label="Direction"
             data={[
               { value: 'desc', label: 'Descending' },
               { value: 'asc', label: 'Ascending' },

@@ -323,6 +323,8 @@ describe('order detail', { timeout: 30_000 }, () => {
     const payment = screen.getByRole('table', { name: 'Payment' });
     expect(within(payment).getByRole('row', { name: /Discounts/ })).toHaveTextContent(usd(-300));
     expect(within(payment).getByRole('row', { name: /^Total/ })).toHaveTextContent(usd(2350));
+    // The channel's payment status in words ("paid" from the channel).
+    expect(within(payment).getByText('Paid')).toBeInTheDocument();
     expect(screen.getByText('1 Engine Row', { exact: false })).toBeInTheDocument();
 
     expect(screen.getByText('Put on hold: waiting for the customer')).toBeInTheDocument();

@@ -270,7 +270,9 @@ export function PaymentSection({ order }: { order: OrderDetail }) {
             <Table.Th scope="row" fw={400}>
               Payment status
             </Table.Th>
-            <Table.Td style={{ textAlign: 'right' }}>{order.financialStatus?.replace(/_/g, ' ') ?? '—'}</Table.Td>
+            <Table.Td style={{ textAlign: 'right' }}>
+              {order.financialStatus ? paymentStatus(order.financialStatus) : '—'}
+            </Table.Td>
           </Table.Tr>
         </Table.Tbody>
       </Table>
@@ -342,4 +344,10 @@ export function TimelineSection({ entries }: { entries: TimelineEntry[] }) {
       )}
     </SectionCard>
   );
+}
+
+/** The channel's payment status as words: PARTIALLY_REFUNDED, partially_refunded → "Partially refunded". */
+function paymentStatus(raw: string): string {
+  const words = raw.replace(/_/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
