@@ -614,6 +614,9 @@ async function ingest(
     placedPerSecond: round(placed / (placedMs / 1000)),
     processedPerSecond: round(done / (ingestMs / 1000)),
     seconds: round(ingestMs / 1000, 2),
+    // At a steady rate: how long after the last order was placed the last one was in (a backlog that grew
+    // through the phase shows here; one that kept up leaves about one order's own latency).
+    ...(rate > 0 ? { tailSeconds: round((ingestMs - placedMs) / 1000, 2) } : {}),
     webhookAck: { ...ackFigures, webhooks: acks.length },
     // The server's CPU (user + system, from /proc) while the burst went in, per order: all it did meanwhile
     // (webhooks, reads from the simulators, intake, pushes to the other shops and their echoes).

@@ -16,7 +16,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   if (!process.env.E2E_SKIP_BUILD) {
-    execFileSync('npm', ['run', 'build', '-w', '@switchyard/web'], { cwd: repoRoot, stdio: 'inherit' });
+    // NODE_ENV as `npm start` builds it: vitest sets it to "test", and Vite would then bundle React's development build.
+    execFileSync('npm', ['run', 'build', '-w', '@switchyard/web'], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
   const admin = { email: 'ops@switchyard.test', password: 'e2e admin password 1' };
   const [current, outdated] = await Promise.all([
