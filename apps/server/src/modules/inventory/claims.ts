@@ -8,6 +8,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { insertRows } from '../../db/insert-rows.ts';
+import { lockLevelRows } from './channel-levels.ts';
 import { channelStock, channelStockClaims, inventoryMovements } from './inventory.tables.ts';
 import type { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements, asJson } from './ledger.ts';
@@ -68,8 +69,8 @@ export const channelLevelKey = (l: { variantId: string; externalLocationId: stri
 /**
  * For a caller making many claims in one transaction (a batch of orders): the channel's level rows of all of them,
  * made where missing and locked in one stable order (by variant, then channel location, as the stock pass takes
- * them), with their open counted reports locked too. Three statements, however many levels; pass each level to
- * `claimChannelMovement` as `locked`.
+ * them), with their open counted reports locked too. Two statements, however many levels (two more where some
+ * are new); pass each level to `claimChannelMovement` as `locked`.
  */
 export async function lockChannelLevels(
   tx: Tx,
@@ -80,27 +81,22 @@ export async function lockChannelLevels(
   const out = new Map<string, LockedChannelLevel>();
   const unique = [...new Map(levels.map((l) => [channelLevelKey(l), l])).values()];
   for (let i = 0; i < unique.length; i += 2000) {
-    const chunk = asJson(
-      unique.slice(i, i + 2000).map((l) => [l.variantId, l.externalLocationId, l.locationId, l.inventoryItemId]),
-    );
-    await tx.execute(sql`
-      insert into ${channelStock} (account_id, channel_id, variant_id, external_location_id, location_id, inventory_item_id)
-      select ${accountId}, ${channelId}, v ->> 0, v ->> 1, v ->> 2, v ->> 3 from jsonb_array_elements(${chunk}) as v
-      on conflict do nothing`);
+    const slice = unique.slice(i, i + 2000);
+    const chunk = asJson(slice.map((l) => [l.variantId, l.externalLocationId]));
     const inChunk = (variant: unknown, external: unknown) =>
       sql`(${variant}, ${external}) in (select v ->> 0, v ->> 1 from jsonb_array_elements(${chunk}) as v)`;
-    const rows = await tx
-      .select({
-        variantId: channelStock.variantId,
-        externalLocationId: channelStock.externalLocationId,
-        channelQtyAt: channelStock.channelQtyAt,
-      })
-      .from(channelStock)
-      .where(
-        and(eq(channelStock.channelId, channelId), inChunk(channelStock.variantId, channelStock.externalLocationId)),
-      )
-      .orderBy(channelStock.variantId, channelStock.externalLocationId)
-      .for('update');
+    const rows = await lockLevelRows(tx, accountId, channelId, slice, (named) =>
+      tx
+        .select({
+          variantId: channelStock.variantId,
+          externalLocationId: channelStock.externalLocationId,
+          channelQtyAt: channelStock.channelQtyAt,
+        })
+        .from(channelStock)
+        .where(and(eq(channelStock.channelId, channelId), named))
+        .orderBy(channelStock.variantId, channelStock.externalLocationId)
+        .for('update'),
+    );
     for (const r of rows) out.set(channelLevelKey(r), { channelQtyAt: r.channelQtyAt, counted: [] });
     const counted = await tx
       .select({

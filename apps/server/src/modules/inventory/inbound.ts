@@ -10,6 +10,7 @@ import { channels } from '../channels/channels.tables.ts';
 import { accountLocations } from '../locations/locations.read.ts';
 import { listings } from '../products/products.tables.ts';
 import { pushedLocations } from './available.ts';
+import { lockLevelRows } from './channel-levels.ts';
 import { absorbIntoClaims, lockExpectedClaims, type OpenClaim, writeClaims } from './claims.pass.ts';
 import { channelStock } from './inventory.tables.ts';
 import { applyMovements, asJson, type MovementInput, markDirty } from './ledger.ts';
@@ -379,25 +380,14 @@ async function lockLevels(
   const out = new Map<string, LevelRow>();
   const unique = [...new Map(levels.map((l) => [`${l.variantId}|${l.externalLocationId}`, l])).values()];
   for (let i = 0; i < unique.length; i += 2000) {
-    const chunk = asJson(
-      unique.slice(i, i + 2000).map((l) => [l.variantId, l.externalLocationId, l.locationId, l.inventoryItemId]),
+    const rows = await lockLevelRows(tx, channel.accountId, channel.id, unique.slice(i, i + 2000), (named) =>
+      tx
+        .select()
+        .from(channelStock)
+        .where(and(eq(channelStock.channelId, channel.id), named))
+        .orderBy(channelStock.variantId, channelStock.externalLocationId)
+        .for('update'),
     );
-    await tx.execute(sql`
-      insert into ${channelStock} (account_id, channel_id, variant_id, external_location_id, location_id, inventory_item_id)
-      select ${channel.accountId}, ${channel.id}, v ->> 0, v ->> 1, v ->> 2, v ->> 3 from jsonb_array_elements(${chunk}) as v
-      on conflict do nothing`);
-    const rows = await tx
-      .select()
-      .from(channelStock)
-      .where(
-        and(
-          eq(channelStock.channelId, channel.id),
-          sql`(${channelStock.variantId}, ${channelStock.externalLocationId}) in
-            (select v ->> 0, v ->> 1 from jsonb_array_elements(${chunk}) as v)`,
-        ),
-      )
-      .orderBy(channelStock.variantId, channelStock.externalLocationId)
-      .for('update');
     for (const row of rows) out.set(`${row.variantId}|${row.externalLocationId}`, row);
   }
   return out;

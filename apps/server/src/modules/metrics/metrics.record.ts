@@ -196,23 +196,35 @@ const factColumns = (f: Fact) => ({
   updatedAt: new Date(),
 });
 
-/** Replaces the stored facts of `source` rows `ids` by `next` (missing from next: the row is gone). */
+/**
+ * Replaces the stored facts of `source` rows `ids` by `next` (missing from next: the row is gone). `created`: those
+ * of `ids` made in this transaction, which have no facts yet (not looked for).
+ */
 export async function replaceFacts(
   tx: Tx | Db,
   accountId: string,
   source: 'order' | 'return',
   ids: string[],
   next: Fact[],
+  created: ReadonlySet<string> = new Set(),
 ) {
   if (ids.length === 0) return;
-  const previous = await tx
-    .select()
-    .from(metricFacts)
-    .where(
-      and(eq(metricFacts.accountId, accountId), eq(metricFacts.source, source), inArray(metricFacts.sourceId, ids)),
-    )
-    .orderBy(metricFacts.sourceId)
-    .for('update');
+  const known = ids.filter((id) => !created.has(id));
+  const previous =
+    known.length === 0
+      ? []
+      : await tx
+          .select()
+          .from(metricFacts)
+          .where(
+            and(
+              eq(metricFacts.accountId, accountId),
+              eq(metricFacts.source, source),
+              inArray(metricFacts.sourceId, known),
+            ),
+          )
+          .orderBy(metricFacts.sourceId)
+          .for('update');
   const daily = new Map<string, DailyDelta>();
   const skus = new Map<string, SkuDelta>();
   for (const p of previous) {
@@ -249,10 +261,16 @@ export async function replaceFacts(
 
 /**
  * The orders module calls this in the transaction of every change of an order (after its rows and timeline
- * are written): the dashboard's rollups then follow the order.
+ * are written): the dashboard's rollups then follow the order. `created`: orders made in this transaction (a
+ * batch's new orders), whose earlier facts need no reading: they have none.
  */
-export async function recordOrderMetrics(tx: Tx | Db, accountId: string, orderIds: string | string[]) {
+export async function recordOrderMetrics(
+  tx: Tx | Db,
+  accountId: string,
+  orderIds: string | string[],
+  created?: ReadonlySet<string>,
+) {
   const ids = [...new Set(Array.isArray(orderIds) ? orderIds : [orderIds])];
   await tx.execute(sql`select pg_advisory_xact_lock_shared(${accountLockKey(accountId)})`);
-  await replaceFacts(tx, accountId, 'order', ids, await readOrderFacts(tx, accountId, ids));
+  await replaceFacts(tx, accountId, 'order', ids, await readOrderFacts(tx, accountId, ids), created);
 }

@@ -261,7 +261,7 @@ async function takeInBatch(
   await flushTimeline(batch);
   if (batch.changed.size > 0) {
     await recomputeFlags(tx, [...batch.changed]);
-    await recordOrderMetrics(tx, channel.accountId, [...batch.changed]);
+    await recordOrderMetrics(tx, channel.accountId, [...batch.changed], new Set(createdId.values()));
   }
   return results;
 }
