@@ -156,6 +156,10 @@ export const FulfillmentList = z.object({
 });
 export type FulfillmentList = z.infer<typeof FulfillmentList>;
 
+/** What the count answers for: each scope, and `all` (the empty scope: every order of the store). */
+export const FulfillmentCountKey = z.enum([...FULFILLMENT_SCOPES, 'all']);
+export type FulfillmentCountKey = z.infer<typeof FulfillmentCountKey>;
+
 export const FulfillmentCounts = z.object({
   store: FulfillmentStore.nullable(),
   counts: z.object({
@@ -164,9 +168,11 @@ export const FulfillmentCounts = z.object({
     shipped: z.number().int(),
     cancelled: z.number().int(),
     flagged: z.number().int(),
+    /** Every order of the store, whatever its scope (the "All" tab). */
+    all: z.number().int(),
   }),
-  /** Scopes whose count stopped at FULFILLMENT_DONE_COUNT_CAP (shown as "1,000+"). */
-  capped: z.array(FulfillmentScope),
+  /** Counts that stopped at FULFILLMENT_DONE_COUNT_CAP (shown as "1,000+"): the done scopes' and all's. */
+  capped: z.array(FulfillmentCountKey),
 });
 export type FulfillmentCounts = z.infer<typeof FulfillmentCounts>;
 

@@ -91,7 +91,14 @@ describe('the queue of a store', () => {
     );
     const counts = await countQueue(t.services.db, actor, { filter: { store_id: 'S1' } });
     expect(counts.counts).toMatchObject({ toShip: 1, pickup: 2, shipped: 0, cancelled: 0, flagged: 0 });
-    expect((await countQueue(t.services.db, actor, { store_id: 'S2' })).counts.pickup).toBe(1);
+    // The "All" tab (the empty scope) is counted too, as many as its list holds.
+    const all = await listQueue(t.services.db, actor, { filter: { store_id: 'S1', scope: '' } });
+    expect(all.results.map((r) => r.id).sort()).toEqual([ship, pickup, curbside].sort());
+    expect(counts.counts.all).toBe(3);
+    expect(counts.capped).toEqual([]);
+    const atS2Counts = await countQueue(t.services.db, actor, { store_id: 'S2' });
+    expect(atS2Counts.counts).toMatchObject({ pickup: 1, all: 1 });
+    expect((await countQueue(t.services.db, actor, { store_id: 'S1', skus: 'CAP-1' })).counts.all).toBe(2);
   });
 
   it('filters by SKUs and order ids, sorts and pages', async () => {

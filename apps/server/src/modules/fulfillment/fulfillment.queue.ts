@@ -230,12 +230,13 @@ export async function listQueue(db: Db, actor: Actor, raw: unknown): Promise<Ful
 /**
  * v2 `GET fulfillment/count`: how many orders each scope holds at the store, over the same SKU/order filters.
  * The work scopes (to ship, pickup, flagged) are counted exactly, from the open statuses' index; the done ones
- * (shipped, cancelled) up to FULFILLMENT_DONE_COUNT_CAP, listed in `capped` when there are more.
+ * (shipped, cancelled) and `all` (every order of the store, the empty scope) up to FULFILLMENT_DONE_COUNT_CAP,
+ * listed in `capped` when there are more.
  */
 export async function countQueue(db: Db, actor: Actor, raw: unknown): Promise<FulfillmentCounts> {
   const input = FulfillmentListInput.parse(raw ?? {});
   const location = await resolveStore(db, actor, input.filter.store_id);
-  const zero = { toShip: 0, pickup: 0, shipped: 0, cancelled: 0, flagged: 0 };
+  const zero = { toShip: 0, pickup: 0, shipped: 0, cancelled: 0, flagged: 0, all: 0 };
   if (!location) return { store: null, counts: zero, capped: [] };
   const extra = extraFilters(input);
   const statusIn = (statuses: number[]) =>
@@ -243,10 +244,10 @@ export async function countQueue(db: Db, actor: Actor, raw: unknown): Promise<Fu
       statuses.map((s) => sql`${s}`),
       sql`, `,
     )})`;
-  const count = async (scope: FulfillmentScope, statuses: number[], cap?: number) => {
+  const count = async (scope: FulfillmentScope | '', statuses: number[] | null, cap?: number) => {
     const where = and(
       eq(orders.accountId, actor.accountId),
-      statusIn(statuses),
+      ...(statuses ? [statusIn(statuses)] : []),
       scopeCondition(scope, location.id),
       ...extra,
     );
@@ -256,20 +257,22 @@ export async function countQueue(db: Db, actor: Actor, raw: unknown): Promise<Fu
       .from((cap ? inner.limit(cap + 1) : inner).as('counted'));
     return row?.n ?? 0;
   };
-  const [toShip, pickup, flagged, shipped, cancelled] = await Promise.all([
+  const [toShip, pickup, flagged, shipped, cancelled, all] = await Promise.all([
     count('toShip', [0, 1, 2]),
     count('pickup', [0, 1, 2, 4]),
     count('flagged', [0, 1, 2, 4, 6, 9]),
     count('shipped', [1, 2, 3, 4, 5, 6, 9], FULFILLMENT_DONE_COUNT_CAP),
     count('cancelled', [7, 8], FULFILLMENT_DONE_COUNT_CAP),
+    count('', null, FULFILLMENT_DONE_COUNT_CAP),
   ]);
   const cap = (n: number) => Math.min(n, FULFILLMENT_DONE_COUNT_CAP);
   return {
     store: toStore(location),
-    counts: { toShip, pickup, flagged, shipped: cap(shipped), cancelled: cap(cancelled) },
+    counts: { toShip, pickup, flagged, shipped: cap(shipped), cancelled: cap(cancelled), all: cap(all) },
     capped: [
       ...(shipped > FULFILLMENT_DONE_COUNT_CAP ? (['shipped'] as const) : []),
       ...(cancelled > FULFILLMENT_DONE_COUNT_CAP ? (['cancelled'] as const) : []),
+      ...(all > FULFILLMENT_DONE_COUNT_CAP ? (['all'] as const) : []),
     ],
   };
 }

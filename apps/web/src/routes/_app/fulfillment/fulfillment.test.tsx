@@ -65,8 +65,8 @@ const queueHandlers = {
   },
   'fulfillment.count': (): FulfillmentCounts => ({
     store: STORES.stores[0] ?? null,
-    counts: { toShip: 30, pickup: 2, shipped: 1000, cancelled: 1, flagged: 3 },
-    capped: ['shipped'],
+    counts: { toShip: 30, pickup: 2, shipped: 1000, cancelled: 1, flagged: 3, all: 1000 },
+    capped: ['shipped', 'all'],
   }),
 };
 
@@ -85,6 +85,8 @@ describe('fulfillment queue', { timeout: 60_000 }, () => {
     expect(within(tabs).getByRole('tab', { name: /^To ship/ })).toHaveAttribute('aria-selected', 'true');
     expect(within(tabs).getByRole('tab', { name: /^Flagged/ })).toHaveTextContent('3');
     expect(within(tabs).getByRole('tab', { name: /^Done/ })).toHaveTextContent('1,000+');
+    // "All" has its count as the other tabs do (capped like the done ones).
+    expect(within(tabs).getByRole('tab', { name: /^All/ })).toHaveTextContent('1,000+');
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Store' })).toHaveValue('Downtown (S1)'), SLOW);
     // The picker is as wide as the chosen store's name, and the whole name is in its title.
     expect(screen.getByRole('combobox', { name: 'Store' })).toHaveAttribute('title', 'Downtown (S1)');

@@ -233,7 +233,7 @@ function ScopeTabs({
       onChange={(value) => value && onChange(value === 'all' ? '' : (value as Filter['scope']))}
     >
       <Tabs.List aria-label="Fulfillment scope">
-        {FULFILLMENT_SCOPES.map((value) => {
+        {[...FULFILLMENT_SCOPES, 'all' as const].map((value) => {
           const count = counts?.counts[value];
           return (
             <Tabs.Tab
@@ -252,11 +252,10 @@ function ScopeTabs({
                 )
               }
             >
-              {FULFILLMENT_SCOPE_LABELS[value]}
+              {value === 'all' ? 'All' : FULFILLMENT_SCOPE_LABELS[value]}
             </Tabs.Tab>
           );
         })}
-        <Tabs.Tab value="all">All</Tabs.Tab>
       </Tabs.List>
     </Tabs>
   );
