@@ -62,6 +62,20 @@ describe('contracts', () => {
     expect(said(BufferSkuSearch, { limit: 'abc' })).toEqual(['limit: limit must be a whole number from 1 to 50']);
   });
 
+  it('reads an empty optional status filter as any status, as a missing one, and still refuses text', () => {
+    expect(ListAllocationsInput.parse({ status: '' })).toEqual(ListAllocationsInput.parse({}));
+    expect(ListAllocationsInput.parse({ status: '  ' }).status).toBeUndefined();
+    expect(ListAllocationsInput.parse({ status: '4' }).status).toBe(4);
+    expect(ListAllocationsInput.parse({ status: 0 }).status).toBe(0);
+    for (const status of ['abc', '6', -1, null, true]) {
+      expect(ListAllocationsInput.safeParse({ status }).error?.issues[0]?.message, JSON.stringify(status)).toBe(
+        'status must be a whole number from 0 to 5',
+      );
+    }
+    // Values to set are not filters: an empty status there is still refused.
+    expect(OrderStatusInput.safeParse({ status: '' }).success).toBe(false);
+  });
+
   it('reads a whole number from a number or a string of one, and takes nothing else for 0', () => {
     expect(OrderStatusInput.parse({ status: '6' })).toEqual({ status: 6 });
     expect(OrderStatusInput.parse({ status: 0 })).toEqual({ status: 0 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChannelType } from './channels.ts';
 import { FulfillmentType, isFlaggingAllocation } from './orders.ts';
-import { wholeNumber } from './whole-number.ts';
+import { wholeNumber, wholeNumberFilter } from './whole-number.ts';
 
 /**
  * Order routing (issue 14): the merchant's ordered rules decide which location fulfils each line; every
@@ -548,7 +548,8 @@ export type AllocationRow = z.infer<typeof AllocationRow>;
 export const ListAllocationsInput = z.object({
   order_id: z.string().trim().min(1).max(64).optional(),
   location_id: z.string().trim().min(1).max(64).optional(),
-  status: wholeNumber('status must be a whole number from 0 to 5', { min: 0, max: 5 }).optional(),
+  /** Empty is "any status", as a missing one is. */
+  status: wholeNumberFilter('status must be a whole number from 0 to 5', { min: 0, max: 5 }),
   limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
   offset: z.coerce.number().int().min(0).catch(0).default(0),
 });

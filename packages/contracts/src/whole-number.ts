@@ -11,3 +11,15 @@ export function wholeNumber(message: string, range: { min?: number; max?: number
   if (range.max !== undefined) n = n.max(range.max, message);
   return z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), n);
 }
+
+/**
+ * An optional whole-number filter of a list (`?status=`): missing, or empty as a query string or form leaves it
+ * blank ("any"), read as if it were not given; anything else is a `wholeNumber` (text is still refused with
+ * `message`). Only for filters: an empty value to set or create is refused by `wholeNumber` itself.
+ */
+export function wholeNumberFilter(message: string, range: { min?: number; max?: number } = {}) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    wholeNumber(message, range).optional(),
+  );
+}

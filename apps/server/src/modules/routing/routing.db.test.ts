@@ -271,6 +271,21 @@ describe('routing by the merchant’s rules', () => {
       code: 400,
       message: 'Invalid body: status: status must be a whole number from 0 to 5',
     });
+    // An empty status filter is "any status", as a missing one is (a form's blank select), over REST and tRPC.
+    const anyStatus = await t.app.inject({
+      method: 'POST',
+      url: '/api/frontend/shipping/listOrderItemAllocations',
+      headers: world.headers,
+      payload: { order_id: routedOrder, status: '' },
+    });
+    expect(anyStatus.statusCode).toBe(200);
+    expect(anyStatus.json<AllocationList>().total).toBe(list.json<AllocationList>().total);
+    const anyOverTrpc = await api.query<AllocationList>('routing.allocations', { order_id: routedOrder, status: '' });
+    expect(anyOverTrpc.status).toBe(200);
+    expect(anyOverTrpc.data?.total).toBe(list.json<AllocationList>().total);
+    const textOverTrpc = await api.query('routing.allocations', { status: 'abc' });
+    expect(textOverTrpc.status).toBe(400);
+    expect(textOverTrpc.error?.message).toMatch(/status must be a whole number from 0 to 5/);
     expect(
       list
         .json<AllocationList>()
