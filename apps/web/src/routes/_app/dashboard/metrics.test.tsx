@@ -197,6 +197,42 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     }
   });
 
+  it('ticks a month of days once a week, and rates and times at even round steps', async () => {
+    const measure = HTMLElement.prototype.getBoundingClientRect;
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('recharts-responsive-container')
+        ? DOMRect.fromRect({ width: 480, height: 200 })
+        : measure.call(this);
+    });
+    const m = metrics();
+    const [point] = m.series as [Metrics['series'][number]];
+    // 30 days to Nov 26: a rate up to 12.5% and times up to 38.5 h, which recharts ticked at 0, 4, 8, 16 and 0, 10, 20, 40.
+    const series = Array.from({ length: 30 }, (_, i) => ({
+      ...point,
+      period: new Date(Date.UTC(2026, 9, 28 + i)).toISOString().slice(0, 10),
+      units: 8,
+      returnUnits: i % 2,
+      fulfillmentSeconds: (2 + (i % 7) * 6.1) * 3600,
+    }));
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: { 'metrics.get': () => ({ ...m, series }), 'channels.list': () => [] },
+    });
+    await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    const ticks = (figure: string, axis: 'x' | 'y') =>
+      [
+        ...screen
+          .getByRole('region', { name: figure })
+          .querySelectorAll(`.recharts-${axis}Axis-tick-labels .recharts-cartesian-axis-tick-value`),
+      ].map((tick) => tick.textContent);
+    const weekly = ['Oct 29', 'Nov 5', 'Nov 12', 'Nov 19', 'Nov 26'];
+    await waitFor(() => expect(ticks('Returns rate', 'x')).toEqual(weekly));
+    expect(ticks('Returns rate', 'y')).toEqual(['0%', '5%', '10%', '15%']);
+    await waitFor(() => expect(ticks('Fulfillment time', 'x')).toEqual(weekly));
+    expect(ticks('Fulfillment time', 'y')).toEqual(['0 h', '12 h', '24 h', '36 h', '48 h']);
+    expect(ticks('Orders', 'x')).toEqual(weekly);
+  });
+
   it('keeps timeframe and granularity in the address and asks for them', async () => {
     const calls: { timeframe: string; granularity: string }[] = [];
     const { router } = await renderApp('/dashboard?timeframe=1y&granularity=month', {

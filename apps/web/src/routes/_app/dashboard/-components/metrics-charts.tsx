@@ -5,6 +5,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { ComponentProps, ReactNode } from 'react';
 import { Empty, Figure } from './metrics-parts.tsx';
+import { hoursTickLabel, type ValueKind, valueAxisTicks } from './metrics-ticks.ts';
 
 type FigureProps = Omit<ComponentProps<typeof Figure>, 'children'>;
 
@@ -17,6 +18,8 @@ export function SeriesFigure({
   valueFormatter,
   unit,
   note,
+  kind,
+  xTicks,
   ...figure
 }: FigureProps & {
   chart: 'area' | 'bar' | 'line';
@@ -30,6 +33,10 @@ export function SeriesFigure({
   unit?: string;
   /** A line of text above the chart. */
   note?: ReactNode;
+  /** What the values count in: the value axis ticks at round steps of it, from 0 (metrics-ticks.ts). */
+  kind: ValueKind;
+  /** The bucket labels the date axis ticks (xAxisTicks): evenly apart, few enough to read. */
+  xTicks?: string[];
 }) {
   const before = previous
     ? chart === 'bar'
@@ -37,6 +44,22 @@ export function SeriesFigure({
       : { name: previous, label: 'Previous period', color: 'gray.5', strokeDasharray: '5 5' }
     : null;
   const shown = before ? [series, before] : [series];
+  const highest = Math.max(
+    0,
+    ...data.flatMap((row) => shown.map((s) => row[s.name])).filter((v): v is number => typeof v === 'number'),
+  );
+  const yTicks = valueAxisTicks(highest, kind);
+  // A line's first and last points stand on the plot's edges, where recharts slid their labels inwards (the last
+  // one then stood closer to the one before, or hid it): the line keeps half a label's width clear at each end.
+  // A bar stands in the middle of its slot, so bars need none.
+  const edge = chart === 'bar' ? 0 : Math.ceil(Math.max(0, ...(xTicks ?? []).map((t) => t.length)) * 3.5);
+  const yAxisProps = {
+    domain: [0, yTicks.at(-1) as number],
+    ticks: yTicks,
+    interval: 0 as const,
+    // An hours axis says its unit in each label (in days once its ticks are whole days); the tooltip keeps `unit`.
+    ...(kind === 'hours' ? { tickFormatter: hoursTickLabel(yTicks), unit: undefined } : {}),
+  };
   const common = {
     h,
     data,
@@ -45,6 +68,8 @@ export function SeriesFigure({
     valueFormatter,
     unit,
     withLegend: before !== null,
+    yAxisProps,
+    xAxisProps: xTicks ? { ticks: xTicks, padding: edge === 0 ? undefined : { left: edge, right: edge } } : undefined,
     // In the chart's own order (this period, then the previous one), as its bars stand and its areas are drawn:
     // recharts sorts the legend by name unless told otherwise, which put "previousSales" before "sales".
     legendProps: { itemSorter: (item: { dataKey?: unknown }) => shown.findIndex((s) => s.name === item.dataKey) },

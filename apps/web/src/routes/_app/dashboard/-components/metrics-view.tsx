@@ -19,6 +19,7 @@ import {
 } from './metrics-format.ts';
 import { ListLink, StockFigure, SyncFigure } from './metrics-parts.tsx';
 import { MetricsSkeleton } from './metrics-skeleton.tsx';
+import { xAxisTicks } from './metrics-ticks.ts';
 
 /** The dashboard's figures are read again this often while it is open (orders keep coming). */
 export const METRICS_POLL_MS = 60_000;
@@ -69,6 +70,10 @@ function Figures({
     fulfillmentHours: p.fulfillmentSeconds === null ? null : Math.round((p.fulfillmentSeconds / 3600) * 10) / 10,
     returnsRate: p.units > 0 ? Math.round((p.returnUnits / p.units) * 1000) / 10 : 0,
   }));
+  const xTicks = xAxisTicks(
+    data.map((row) => row.label),
+    granularity,
+  );
   const { totals, previousTotals: prev } = m;
   const nothingSold = totals.orders === 0 && prev.orders === 0;
   const period = `${TIMEFRAME_LABELS[m.timeframe]} (${m.from} – ${m.to}, ${m.timezone})`;
@@ -92,6 +97,8 @@ function Figures({
           chart="area"
           h={200}
           data={data}
+          kind="money"
+          xTicks={xTicks}
           series={{ name: 'sales', label: 'Sales', color: 'blue.6' }}
           previous="previousSales"
           valueFormatter={compactMoney}
@@ -104,6 +111,8 @@ function Figures({
           chart="bar"
           h={200}
           data={data}
+          kind="count"
+          xTicks={xTicks}
           series={{ name: 'orders', label: 'Orders', color: 'blue.6' }}
           previous="previousOrders"
         />
@@ -115,6 +124,8 @@ function Figures({
           chart="line"
           h={180}
           data={data}
+          kind="money"
+          xTicks={xTicks}
           series={{ name: 'averageOrderValue', label: 'Average order value', color: 'violet.6' }}
           previous="previousAverageOrderValue"
           valueFormatter={compactMoney}
@@ -127,6 +138,8 @@ function Figures({
           chart="bar"
           h={180}
           data={data}
+          kind="count"
+          xTicks={xTicks}
           series={{ name: 'units', label: 'Units', color: 'teal.6' }}
           previous="previousUnits"
         />
@@ -179,6 +192,8 @@ function Figures({
           chart="line"
           h={140}
           data={data}
+          kind="percent"
+          xTicks={xTicks}
           series={{ name: 'returnsRate', label: 'Returned units', color: 'orange.6' }}
           unit="%"
         />
@@ -195,6 +210,8 @@ function Figures({
           chart="bar"
           h={140}
           data={data}
+          kind="hours"
+          xTicks={xTicks}
           series={{ name: 'fulfillmentHours', label: 'Hours', color: 'cyan.6' }}
           unit=" h"
         />
