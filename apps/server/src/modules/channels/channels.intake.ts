@@ -8,6 +8,7 @@ import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../connectors/types.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
+import { echoJudgement } from '../inventory/echo.ts';
 import { rowsOf } from '../inventory/ledger.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
@@ -16,6 +17,16 @@ export interface Stored {
   id: string | null;
   channelId: string | null;
   accountId: string | null;
+  /** A stock event that only echoes our own push: stored as done (nothing to process). */
+  echo: boolean;
+}
+
+/** What a stock event reports of one level (a Shopify or Square event carries its quantities). */
+export interface ReportCarried {
+  inventoryItemId: string;
+  externalLocationId: string;
+  quantity: number;
+  at: Date;
 }
 
 interface Waiting {
@@ -28,6 +39,8 @@ interface Waiting {
     payload: unknown;
     occurred_at: string | null;
   };
+  /** A stock event's reports, judged against what we pushed as it is stored; null for any other event. */
+  reports: ReportCarried[] | null;
   done: (stored: Stored) => void;
   failed: (err: unknown) => void;
 }
@@ -42,12 +55,17 @@ interface Writer {
 
 const writers = new WeakMap<Services, Writer>();
 
-/** Stores the event (see the top of this file); answers once its write has committed. */
+/**
+ * Stores the event (see the top of this file); answers once its write has committed. A stock event's `reports`
+ * are judged in the same statement: when every level they name only echoes our own push (inventory/echo.ts), the
+ * event is stored as done, and nothing reads it again.
+ */
 export function storeReceived(
   services: Services,
   type: ChannelType,
   event: WebhookEvent,
   occurredAt: Date | null,
+  reports: ReportCarried[] | null = null,
 ): Promise<Stored> {
   let writer = writers.get(services);
   if (!writer) {
@@ -66,6 +84,7 @@ export function storeReceived(
         payload: event.payload ?? {},
         occurred_at: occurredAt ? occurredAt.toISOString() : null,
       },
+      reports,
       done,
       failed,
     });
@@ -80,7 +99,8 @@ async function write(services: Services, writer: Writer) {
       const batch = writer.waiting.splice(0, MOST_PER_WRITE);
       try {
         const stored = await insert(services, batch);
-        for (const w of batch) w.done(stored.get(w.row.id) ?? { id: null, channelId: null, accountId: null });
+        for (const w of batch)
+          w.done(stored.get(w.row.id) ?? { id: null, channelId: null, accountId: null, echo: false });
       } catch (err) {
         for (const w of batch) w.failed(err);
       }
@@ -93,10 +113,28 @@ async function write(services: Services, writer: Writer) {
 /**
  * One statement for the batch: each event's channel is the live installation of its shop if there is one, else
  * its most recent; received_at follows arrival (clock_timestamp per row, in arrival order), as the stock passes
- * take events oldest first. Answers the rows inserted, by id (a redelivery inserts none).
+ * take events oldest first; a stock event that echoes our push is stored processed. Answers the rows inserted,
+ * by id (a redelivery inserts none).
  */
 async function insert(services: Services, batch: Waiting[]): Promise<Map<string, Stored>> {
   const rows = batch.map((w, ord) => ({ ...w.row, ord }));
+  const reports = batch.flatMap((w, ord) =>
+    (w.reports ?? []).map((r) => ({
+      ord,
+      item: r.inventoryItemId,
+      loc: r.externalLocationId,
+      qty: r.quantity,
+      at: r.at.toISOString(),
+    })),
+  );
+  const judged =
+    reports.length === 0
+      ? sql`select null::int as ord, null::boolean as echo where false`
+      : echoJudgement(sql`(
+          select x.ord, ch.id as channel_id, x.item, x.loc, x.qty, x.at
+          from jsonb_to_recordset(${JSON.stringify(reports)}::jsonb)
+            as x(ord int, item text, loc text, qty int, at timestamptz)
+          join ch on ch.ord = x.ord)`);
   const result = await services.database.intake.execute(sql`
     with v as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(
@@ -106,20 +144,27 @@ async function insert(services: Services, batch: Waiting[]): Promise<Map<string,
       select distinct on (v.ord) v.ord, c.id, c.account_id
       from v join ${channels} c on c.type = v.provider and c.external_id = v.shop
       order by v.ord, c.status in ('connected', 'error') desc, c.updated_at desc
-    )
-    insert into ${webhookEvents} (id, provider, event_id, topic, shop_external_id, account_id, channel_id, payload, occurred_at, received_at)
-    select v.id, v.provider, v.event_id, v.topic, v.shop, ch.account_id, ch.id, v.payload, v.occurred_at, clock_timestamp()
-    from v left join ch on ch.ord = v.ord
+    ),
+    judged as (${judged})
+    insert into ${webhookEvents} (id, provider, event_id, topic, shop_external_id, account_id, channel_id, payload,
+      occurred_at, received_at, processed_at, outcome, attempts)
+    select v.id, v.provider, v.event_id, v.topic, v.shop, ch.account_id, ch.id, v.payload, v.occurred_at,
+      clock_timestamp(), case when j.echo then clock_timestamp() end,
+      case when j.echo then ${ECHO_OUTCOME} end, case when j.echo then 1 else 0 end
+    from v left join ch on ch.ord = v.ord left join judged j on j.ord = v.ord
     order by v.ord
     on conflict (provider, event_id) do nothing
-    returning id, channel_id, account_id`);
+    returning id, channel_id, account_id, processed_at is not null as echo`);
   return new Map(
-    rowsOf<{ id: string; channel_id: string | null; account_id: string | null }>(result).map((r) => [
+    rowsOf<{ id: string; channel_id: string | null; account_id: string | null; echo: boolean }>(result).map((r) => [
       r.id,
-      { id: r.id, channelId: r.channel_id, accountId: r.account_id },
+      { id: r.id, channelId: r.channel_id, accountId: r.account_id, echo: r.echo === true },
     ]),
   );
 }
+
+/** The outcome of a stock event stored as the echo of our own push. */
+export const ECHO_OUTCOME = 'echo of our push: nothing to do';
 
 export type StoredEvent = typeof webhookEvents.$inferSelect;
 
@@ -135,8 +180,9 @@ export const topicSql = (f: TopicFilter) =>
 
 /**
  * For a channel's pass (stock events, order events): up to `limit` of its unprocessed events whose topic `topics` takes,
- * oldest first, each with one more attempt counted. Answers how many were found waiting and those this pass took
- * (an event another pass finished meanwhile is left out), oldest first.
+ * oldest first, each with one more attempt counted, in one statement. Answers how many it took (`found`; fewer
+ * than `limit`: none was left waiting) and those events, oldest first. An event another pass finished while this one
+ * read is left out.
  */
 export async function takeWaitingEvents(
   services: Services,
@@ -145,7 +191,7 @@ export async function takeWaitingEvents(
   limit: number,
   maxAttempts?: number,
 ): Promise<{ found: number; events: StoredEvent[] }> {
-  const waiting = await services.db
+  const waiting = services.db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
     .where(
@@ -158,22 +204,13 @@ export async function takeWaitingEvents(
     )
     .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id))
     .limit(limit);
-  if (waiting.length === 0) return { found: 0, events: [] };
   const events = await services.db
     .update(webhookEvents)
     .set({ attempts: sql`${webhookEvents.attempts} + 1` })
-    .where(
-      and(
-        inArray(
-          webhookEvents.id,
-          waiting.map((w) => w.id),
-        ),
-        isNull(webhookEvents.processedAt),
-      ),
-    )
+    .where(and(inArray(webhookEvents.id, waiting), isNull(webhookEvents.processedAt)))
     .returning();
   events.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
-  return { found: waiting.length, events };
+  return { found: events.length, events };
 }
 
 /** Events a pass took are done: each with its own outcome ("order #1001: created"), in one statement. */

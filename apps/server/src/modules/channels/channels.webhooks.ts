@@ -19,13 +19,12 @@ import {
   isInventoryTopic,
   processInventoryEvents,
 } from '../inventory/inbound.events.ts';
-import { queueStockEvents } from '../inventory/schedule.ts';
+import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
 import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from '../orders/order-events.ts';
 import { processOrderEvent } from '../orders/orders.import.ts';
 import { processReturnEvent } from '../returns/returns.import.ts';
-import { settleStockEvent } from './channels.echoes.ts';
 import { finishEventsAs, recordEventError, storeReceived, type TopicFilter, topicSql } from './channels.intake.ts';
 import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
@@ -176,6 +175,7 @@ async function storeEvent(
   const occurredAt = storableDate(event.occurredAt ? new Date(event.occurredAt) : null);
   let channel: { id: string; accountId: string } | undefined;
   let stored: { id: string } | undefined;
+  let echo = false;
   if (problem) {
     [channel] = await theChannel();
     [stored] = await services.db
@@ -199,7 +199,18 @@ async function storeEvent(
   } else {
     // The acknowledgement's one round trip (shared with the events that arrive meanwhile): the shop's channel
     // looked up and the event stored in one statement.
-    const row = await storeReceived(services, type, event, occurredAt);
+    // A Shopify or Square stock event carries its quantities: judged against our pushes as it is stored.
+    const reports = isInventoryTopic(event.topic)
+      ? carriedReports({
+          provider: type,
+          payload: event.payload,
+          eventId: event.eventId,
+          occurredAt,
+          receivedAt: new Date(),
+        })
+      : null;
+    const row = await storeReceived(services, type, event, occurredAt, reports);
+    echo = row.echo;
     if (row.id) {
       stored = { id: row.id };
       channel = row.channelId ? { id: row.channelId, accountId: row.accountId as string } : undefined;
@@ -229,14 +240,16 @@ async function storeEvent(
     }
     return { status: 200, duplicate: true, id: existing?.id ?? '' };
   }
-  // A stock event is answered once stored; whether it is the echo of our own push is looked at after the answer
-  // (two more round trips the provider need not wait for). Lost with the process, it is still stored and
+  // A stock event is answered once stored. The echo of our own push (most of the stock events a burst of
+  // orders brings) was stored as done; anything else queues the channel's stock pass after the answer, unless this
+  // process is pushing the channel (the push's end queues it). Lost with the process, the event is still stored and
   // unprocessed: the start-up pass and the sweep take it in.
   if (channel && isInventoryTopic(event.topic)) {
     const channelId = channel.id;
-    void settleStockEvent(services, channelId, stored.id, { ...event, occurredAt }).catch((err: unknown) =>
-      services.logger.warn({ err, channelId, id: stored.id }, 'webhook: stock event not settled; the sweep retries it'),
-    );
+    if (!echo && !deferWhilePushing(channelId))
+      void queueStockEvents(services, channelId).catch((err: unknown) =>
+        services.logger.warn({ err, channelId, id: stored.id }, 'webhook: stock pass not queued; the sweep takes it'),
+      );
     return { status: 200, duplicate: false, id: stored.id };
   }
   // Order events are taken per channel, in batches: a burst of them queues one pass.

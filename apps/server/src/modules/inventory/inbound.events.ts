@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { passesPerKey } from '../../lib/passes.ts';
 import type { Services } from '../../services.ts';
 import {
@@ -12,8 +12,7 @@ import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { accountLocations } from '../locations/locations.read.ts';
 import { pushedLocations } from './available.ts';
-import { applyChannelReports, type ChannelReport, isEcho } from './inbound.ts';
-import { channelStock } from './inventory.tables.ts';
+import { applyChannelReports, type ChannelReport } from './inbound.ts';
 import { deferWhilePushing } from './schedule.ts';
 
 type EventRow = StoredEvent;
@@ -94,46 +93,6 @@ function bigcommercePairs(event: Pick<EventRow, 'payload'>, mappedExternalIds: s
   if (variantId === undefined || variantId === null) return [];
   const externalIds = payload.location_id !== undefined ? [String(payload.location_id)] : mappedExternalIds;
   return externalIds.map((locationExternalId) => ({ inventoryItemId: String(variantId), locationExternalId }));
-}
-
-/**
- * At intake, before anything is queued: a Shopify or Square report of exactly what we pushed (the echo of our own
- * push, most of the webhooks a push brings back) changes nothing and needs no processing. Answers, for the reports
- * of one or more events of the channel (one read for all the levels they name), whether each is such an echo; an
- * event is one when every level it reports is. Anything else (a real change, an unknown level) goes to the pass.
- */
-export async function echoesAmong(
-  services: Services,
-  channelId: string,
-  reports: ChannelReport[],
-): Promise<(report: ChannelReport) => boolean> {
-  if (reports.length === 0) return () => false;
-  const rows = await services.db
-    .select({
-      inventoryItemId: channelStock.inventoryItemId,
-      externalLocationId: channelStock.externalLocationId,
-      pendingQty: channelStock.pendingQty,
-      pendingAt: channelStock.pendingAt,
-      pushedQty: channelStock.pushedQty,
-      pushedAt: channelStock.pushedAt,
-      channelQtyAt: channelStock.channelQtyAt,
-    })
-    .from(channelStock)
-    .where(
-      and(
-        eq(channelStock.channelId, channelId),
-        inArray(channelStock.inventoryItemId, [...new Set(reports.map((r) => r.inventoryItemId))]),
-      ),
-    );
-  const byLevel = new Map<string, (typeof rows)[number][]>();
-  for (const row of rows) {
-    const key = `${row.inventoryItemId}|${row.externalLocationId}`;
-    byLevel.set(key, [...(byLevel.get(key) ?? []), row]);
-  }
-  return (report) => {
-    const levels = byLevel.get(`${report.inventoryItemId}|${report.externalLocationId}`) ?? [];
-    return levels.length > 0 && levels.every((row) => isEcho(row, report));
-  };
 }
 
 const INVENTORY_BATCH = 500;
