@@ -78,3 +78,41 @@ export async function openLink(page: Page, link: Locator) {
   if (!href) throw new Error('the link has no address');
   await page.goto(new URL(href, page.url()).href);
 }
+
+/**
+ * What a person would find wrong with a table at the page's width: it runs past its box (a sideways scroll), a
+ * column header takes two lines, or a badge's word is cut to "…". Empty when every column reads at a glance.
+ */
+export async function tableLayoutProblems(table: Locator): Promise<string[]> {
+  // Plain loops and no named helpers: the function runs in the page as written.
+  return table.evaluate((el) => {
+    const problems: string[] = [];
+    const box = el.closest('.mantine-TableScrollContainer-scrollContainer') ?? el.parentElement;
+    if (box && (el as HTMLElement).offsetWidth > box.clientWidth + 1)
+      problems.push(`scrolls sideways: ${(el as HTMLElement).offsetWidth} px in ${box.clientWidth}`);
+    for (const th of el.querySelectorAll('thead th')) {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      // Line boxes: the text's pieces whose tops differ by more than half a line (an arrow glyph sits a pixel off).
+      const tops = [...range.getClientRects()]
+        .filter((r) => r.width > 0 && r.height > 0)
+        .map((r) => r.top)
+        .sort((a, b) => a - b);
+      let lines = tops.length > 0 ? 1 : 0;
+      for (let i = 1; i < tops.length; i++) if ((tops[i] as number) - (tops[i - 1] as number) > 8) lines++;
+      if (lines > 1) problems.push(`header on ${lines} lines: ${th.textContent?.trim()}`);
+    }
+    // A badge's label ends in "…" even a fraction of a pixel short of its word ("OPEN" read "OP…"), which
+    // scrollWidth rounds away: its width is compared with an unconstrained copy's.
+    for (const label of el.querySelectorAll('.mantine-Badge-label')) {
+      const copy = label.closest('.mantine-Badge-root')?.cloneNode(true) as HTMLElement | undefined;
+      if (!copy) continue;
+      Object.assign(copy.style, { position: 'absolute', visibility: 'hidden', width: 'max-content', maxWidth: 'none' });
+      document.body.appendChild(copy);
+      const whole = copy.querySelector('.mantine-Badge-label')?.getBoundingClientRect().width ?? 0;
+      copy.remove();
+      if (label.getBoundingClientRect().width < whole - 0.1) problems.push(`badge cut short: ${label.textContent}`);
+    }
+    return [...new Set(problems)];
+  });
+}

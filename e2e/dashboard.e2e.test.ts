@@ -21,14 +21,17 @@ async function ordersListed(page: Page) {
   const table = page.getByRole('table', { name: 'Orders' });
   await table.waitFor();
   const rows = table.locator('tbody tr');
+  // Columns by their headers ("Channel / Fulfillment", "Status ↕"), not by place: the list's columns change.
+  const headers = (await table.getByRole('columnheader').allInnerTexts()).map((h) => h.trim());
+  const column = (name: string) => headers.findIndex((h) => h.startsWith(name));
   const listed: { customer: string; channel: string; status: string; total: string }[] = [];
   for (let i = 0; i < (await rows.count()); i++) {
     const cells = rows.nth(i).getByRole('cell');
     listed.push({
-      channel: ((await cells.nth(2).innerText()).split('\n')[0] ?? '').trim(),
-      customer: (await cells.nth(3).innerText()).trim(),
-      status: (await cells.nth(5).innerText()).trim(),
-      total: (await cells.last().innerText()).trim(),
+      channel: ((await cells.nth(column('Channel')).innerText()).split('\n')[0] ?? '').trim(),
+      customer: (await cells.nth(column('Customer')).innerText()).trim(),
+      status: (await cells.nth(column('Status')).innerText()).trim(),
+      total: (await cells.nth(column('Total')).innerText()).trim(),
     });
   }
   return listed;

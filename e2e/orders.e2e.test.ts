@@ -2,7 +2,7 @@
 // simulator and a pickup order in Square, sees both on /orders/ without a reload, opens one, comments on it and
 // puts it on hold, cancels the other, and sees the reserved units leave and come back on the other channels.
 import { describe, expect, inject, it } from 'vitest';
-import { openLink, problemsOf, useBrowser } from './browser.ts';
+import { openLink, problemsOf, tableLayoutProblems, useBrowser } from './browser.ts';
 import { merchantWithThreeShops, type ShopSnapshot, sandboxControl, stockTotals } from './journeys.ts';
 
 const baseUrl = inject('baseUrl');
@@ -96,6 +96,10 @@ describe('orders across channels in Chromium', () => {
     console.log(`[orders] both orders listed ${Math.round(performance.now() - placedAt)} ms after they were placed`);
     await expect.poll(() => webRow.innerText()).toMatch(/Shopify[\s\S]*Ship[\s\S]*Open/i);
     await expect.poll(() => pickupRow.innerText()).toMatch(/Square POS[\s\S]*Pickup[\s\S]*Open/i);
+    // In a 1280 px window every column reads beside the navigation: the list had Items and Total behind a sideways
+    // scroll, "Order ↕" on two lines and "Open" cut to "OP…".
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await tableLayoutProblems(orders)).toEqual([]);
 
     // The reserved units leave the other channels (and each channel's own sale is counted once).
     await expect

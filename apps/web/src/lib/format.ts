@@ -6,3 +6,10 @@ export function formatDateTime(iso: string | null | undefined, fallback = '—')
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? fallback : DATE_TIME.format(date);
 }
+
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** The reader's local date alone ("Nov 27, 2026") and time alone ("10:24 PM"), for a date over its time. */
+export const formatDate = (date: Date) => DATE.format(date);
+export const formatTime = (date: Date) => TIME.format(date);

@@ -28,7 +28,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { Pager } from '../../../components/pager.tsx';
 import { QueryError } from '../../../components/query-error.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDate, formatTime } from '../../../lib/format.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
 import { useDebouncedText } from '../../../lib/use-debounced-text.ts';
 import { formatMoney } from '../../subscription/-components/money.ts';
@@ -257,6 +257,15 @@ interface OrderTableProps {
   onSort: (column: SortKey, order: 'asc' | 'desc') => void;
 }
 
+/**
+ * Below this width the list scrolls sideways (a phone). Beside the navigation at a 1280 px window the table has
+ * about 1008 px, so it must fit in less: the customer column gives way (truncated, whole text in its title).
+ */
+const ORDERS_TABLE_MIN_WIDTH = 860;
+
+/** The customer's name and e-mail end in "…" past this width; it grows with the window up to a point. */
+const CUSTOMER_WIDTH = 'clamp(160px, 22vw, 420px)';
+
 function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
   const header = (column: SortKey, label: string, align: 'left' | 'right' = 'left') => {
     const active = search.sort_by === column;
@@ -266,9 +275,9 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
       <Table.Th
         scope="col"
         aria-sort={active ? (search.sort === 'asc' ? 'ascending' : 'descending') : 'none'}
-        style={{ textAlign: align }}
+        style={{ textAlign: align, whiteSpace: 'nowrap' }}
       >
-        <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm">
+        <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm" style={{ whiteSpace: 'nowrap' }}>
           {label}{' '}
           <Text span c={active ? undefined : 'dimmed'} aria-hidden>
             {active ? (search.sort === 'asc' ? '▲' : '▼') : '↕'}
@@ -278,17 +287,19 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
     );
   };
   return (
-    <Table.ScrollContainer minWidth={1100}>
+    <Table.ScrollContainer minWidth={ORDERS_TABLE_MIN_WIDTH}>
       <Table striped highlightOnHover aria-label="Orders" aria-busy={busy} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             {header('number', 'Order')}
             {header('placed_at', 'Placed')}
-            <Table.Th scope="col">Channel</Table.Th>
+            {/* One cell for where the order came from and how it leaves: two columns did not fit beside the menu. */}
+            <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>
+              Channel / Fulfillment
+            </Table.Th>
             {header('customer', 'Customer')}
-            <Table.Th scope="col">Fulfillment</Table.Th>
             {header('status', 'Status')}
-            <Table.Th scope="col" style={{ textAlign: 'right' }}>
+            <Table.Th scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
               Items
             </Table.Th>
             {header('total', 'Total', 'right')}
@@ -305,13 +316,16 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
 }
 
 function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch }) {
+  const customer = order.customerName ?? order.customerEmail ?? 'Guest';
+  const email = order.customerName && order.customerEmail ? order.customerEmail : null;
   return (
     <Table.Tr>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           {/* The detail keeps the list's search params, so its Back link returns to this very page. */}
           <Anchor
             fw={600}
+            style={{ whiteSpace: 'nowrap' }}
             renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} search={search} />}
           >
             {order.number}
@@ -319,43 +333,53 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
           {order.flagged ? <FlaggedBadge /> : null}
         </Group>
       </Table.Td>
-      <Table.Td>
-        <time dateTime={order.placedAt.toISOString()}>{formatDateTime(order.placedAt.toISOString())}</time>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {/* The date over the time: one line of "Nov 27, 2026, 10:24 PM" wrapped anyway, at a random place. */}
+        <time dateTime={order.placedAt.toISOString()} style={{ display: 'flex', flexDirection: 'column' }}>
+          <Text span size="sm">
+            {formatDate(order.placedAt)}
+          </Text>
+          <Text span size="xs" c="dimmed">
+            {formatTime(order.placedAt)}
+          </Text>
+        </time>
       </Table.Td>
       <Table.Td>
-        {order.channel ? (
-          <Stack gap={0}>
+        <Stack gap={4} align="flex-start">
+          {order.channel ? (
             <Text size="sm">{order.channel.name}</Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              Removed channel
+            </Text>
+          )}
+          <Group gap={6}>
             {/* A channel named after its type ("Shopify") would read "Shopify / Shopify": the type once is enough. */}
-            {namedAfterType(order.channel.name, order.channel.type) ? null : (
-              <Text size="xs" c="dimmed">
+            {order.channel && !namedAfterType(order.channel.name, order.channel.type) ? (
+              <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {CHANNEL_LABELS[order.channel.type]}
               </Text>
-            )}
-          </Stack>
-        ) : (
-          <Text span size="sm" c="dimmed">
-            Removed channel
-          </Text>
-        )}
+            ) : null}
+            <FulfillmentBadge type={order.fulfillmentType} />
+          </Group>
+        </Stack>
       </Table.Td>
       <Table.Td>
-        <Stack gap={0}>
-          <Text size="sm">{order.customerName ?? order.customerEmail ?? 'Guest'}</Text>
-          {order.customerName && order.customerEmail ? (
-            <Text size="xs" c="dimmed">
-              {order.customerEmail}
+        <Stack gap={0} maw={CUSTOMER_WIDTH}>
+          <Text size="sm" truncate="end" title={customer}>
+            {customer}
+          </Text>
+          {email ? (
+            <Text size="xs" c="dimmed" truncate="end" title={email}>
+              {email}
             </Text>
           ) : null}
         </Stack>
       </Table.Td>
       <Table.Td>
-        <FulfillmentBadge type={order.fulfillmentType} />
-      </Table.Td>
-      <Table.Td>
         <OrderStatusBadge status={order.status} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>{order.itemCount.toLocaleString()}</Table.Td>
+      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{order.itemCount.toLocaleString()}</Table.Td>
       <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
         {formatMoney(order.total, order.currency)}
       </Table.Td>

@@ -137,6 +137,56 @@ describe('orders list', { timeout: 30_000 }, () => {
     expect(within(other as HTMLElement).getByText('Shopify')).toBeInTheDocument();
   });
 
+  it('fits its columns beside the navigation of a 1280 px window: headers on one line, the customer cut short', async () => {
+    const long = orderOf(1, {
+      customerName: 'Bartholomew Fitzgerald-Worthington III',
+      customerEmail: 'bart.fitzgerald.worthington@some-very-long-domain.example.com',
+      fulfillmentType: 'curbside_pickup',
+      channel: { id: 'chn_2', name: 'Downtown', type: 'square' },
+    });
+    await renderApp('/orders', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.list': (): OrderList => ({ results: [long], total: 1, totalCapped: false, limit: 25, offset: 0 }),
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
+    // Eight columns needed 1100 px where the page has about 1008: channel and fulfillment now share a cell.
+    const headers = within(table).getAllByRole('columnheader');
+    expect(headers.map((th) => th.textContent?.replace(/[↕▲▼]/g, '').trim())).toEqual([
+      'Order',
+      'Placed',
+      'Channel / Fulfillment',
+      'Customer',
+      'Status',
+      'Items',
+      'Total',
+    ]);
+    // "Order ↕" and "Status ↕" broke onto two lines.
+    for (const th of headers) expect(th).toHaveStyle({ whiteSpace: 'nowrap' });
+    // Below its minimum width the table scrolls sideways (a phone); the 1008 px beside the menu are above it.
+    const scroll = table.closest('.mantine-TableScrollContainer-scrollContainer') as HTMLElement;
+    const minWidth = /^calc\(([\d.]+)rem/.exec(scroll.style.getPropertyValue('--table-min-width'))?.[1];
+    expect(Number(minWidth) * 16).toBeGreaterThan(390);
+    expect(Number(minWidth) * 16).toBeLessThanOrEqual(1008);
+
+    const [, row] = within(table).getAllByRole('row') as HTMLElement[];
+    const cells = within(row as HTMLElement).getAllByRole('cell');
+    expect(cells[2]).toHaveTextContent(/^DowntownSquare POSCurbside pickup$/);
+    // The date over the time, the whole instant in the time element.
+    const placed = (cells[1] as HTMLElement).querySelector('time') as HTMLElement;
+    expect(placed).toHaveAttribute('dateTime', long.placedAt.toISOString());
+    expect(placed.children).toHaveLength(2);
+    // A long name or e-mail ends in "…" on screen; its title still has all of it.
+    const name = within(cells[3] as HTMLElement).getByText(long.customerName as string);
+    expect(name).toHaveAttribute('title', long.customerName);
+    expect(name).toHaveAttribute('data-truncate', 'end');
+    const email = within(cells[3] as HTMLElement).getByText(long.customerEmail as string);
+    expect(email).toHaveAttribute('title', long.customerEmail);
+    expect(email).toHaveAttribute('data-truncate', 'end');
+  });
+
   it('keeps status, search and page in the address and asks the server for them', async () => {
     const { user, router, fetch } = await renderApp('/orders', { signedIn: true, handlers: listHandlers });
     const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);

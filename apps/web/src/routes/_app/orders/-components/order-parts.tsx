@@ -22,9 +22,15 @@ const STATUS_COLORS: Record<OrderStatus, string> = {
   9: 'red',
 };
 
+/**
+ * A badge's label gives way (ellipsis) when its cell is narrow, and a table short of room squeezed "Open" to "OP…":
+ * order badges keep their whole word and let the table find the room elsewhere.
+ */
+const WHOLE = 'max-content';
+
 export function OrderStatusBadge({ status }: { status: number }) {
   return (
-    <Badge color={STATUS_COLORS[status as OrderStatus] ?? 'gray'} variant="light">
+    <Badge color={STATUS_COLORS[status as OrderStatus] ?? 'gray'} variant="light" miw={WHOLE}>
       {orderStatusLabel(status)}
     </Badge>
   );
@@ -34,12 +40,12 @@ export function OrderStatusBadge({ status }: { status: number }) {
 export function FulfillmentBadge({ type }: { type: FulfillmentType }) {
   if (type === 'curbside_pickup')
     return (
-      <Badge color="orange" variant="filled">
+      <Badge color="orange" variant="filled" miw={WHOLE}>
         {FULFILLMENT_TYPE_LABELS[type]}
       </Badge>
     );
   return (
-    <Badge color={type === 'pickup' ? 'grape' : 'gray'} variant="light">
+    <Badge color={type === 'pickup' ? 'grape' : 'gray'} variant="light" miw={WHOLE}>
       {FULFILLMENT_TYPE_LABELS[type]}
     </Badge>
   );
@@ -50,7 +56,7 @@ export const FLAGGED_HINT = 'A line has no stock, no location, was rejected by i
 export function FlaggedBadge() {
   return (
     <Tooltip label={FLAGGED_HINT} withArrow multiline w={260}>
-      <Badge color="red" variant="filled" tabIndex={0}>
+      <Badge color="red" variant="filled" tabIndex={0} miw={WHOLE}>
         Flagged
       </Badge>
     </Tooltip>
