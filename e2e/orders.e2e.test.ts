@@ -121,6 +121,8 @@ describe('orders across channels in Chromium', () => {
     await openLink(page, pickupRow.getByRole('link').first());
     await page.waitForURL(/\/orders\/[^/?]+/);
     await page.getByRole('heading', { name: /^Order / }).waitFor();
+    // "Unit price" and "Line total" broke onto two lines at this width.
+    expect(await tableLayoutProblems(page.getByRole('table', { name: 'Lines' }))).toEqual([]);
     await page.getByRole('textbox', { name: 'Add a comment' }).fill('Customer asked to collect on Friday');
     await page.getByRole('button', { name: 'Add comment' }).click();
     await page.getByRole('list', { name: 'Comments' }).getByText('Customer asked to collect on Friday').waitFor();

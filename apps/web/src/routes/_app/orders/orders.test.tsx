@@ -361,6 +361,12 @@ describe('order detail', { timeout: 30_000 }, () => {
     );
 
     const lines = screen.getByRole('table', { name: 'Lines' });
+    // The numbers' headers stay on one line over their right-aligned figures ("Unit price" wrapped at 1280 px).
+    for (const name of ['Qty', 'Unit price', 'Line total'])
+      expect(within(lines).getByRole('columnheader', { name })).toHaveStyle({
+        whiteSpace: 'nowrap',
+        textAlign: 'right',
+      });
     const [, mug, ghost] = within(lines).getAllByRole('row') as HTMLElement[];
     expect(within(mug as HTMLElement).getByText('North store')).toBeInTheDocument();
     expect(within(mug as HTMLElement).getByText('Allocated')).toBeInTheDocument();

@@ -24,6 +24,9 @@ const ATTENTION_TINT = 'color-mix(in srgb, var(--mantine-color-red-light) 45%, t
 /** Mantine's red for text: darker on light backgrounds, lighter on dark ones. */
 const RED_TEXT = 'var(--mantine-color-red-text)';
 
+/** A number's header stays on one line over its right-aligned figures ("Unit price" broke into "Unit / price"). */
+const NUMERIC_HEADER = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
+
 export function LinesSection({ order }: { order: OrderDetail }) {
   const money = (minor: number) => formatMoney(minor, order.currency);
   return (
@@ -33,13 +36,13 @@ export function LinesSection({ order }: { order: OrderDetail }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Item</Table.Th>
-              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+              <Table.Th scope="col" style={NUMERIC_HEADER}>
                 Qty
               </Table.Th>
-              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+              <Table.Th scope="col" style={NUMERIC_HEADER}>
                 Unit price
               </Table.Th>
-              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+              <Table.Th scope="col" style={NUMERIC_HEADER}>
                 Line total
               </Table.Th>
               <Table.Th scope="col">Allocations</Table.Th>
@@ -80,7 +83,7 @@ export function LinesSection({ order }: { order: OrderDetail }) {
                       <LineProgress line={line} />
                     </Stack>
                   </Table.Td>
-                  <Table.Td style={{ textAlign: 'right' }}>{line.quantity}</Table.Td>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{line.quantity}</Table.Td>
                   <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{money(line.unitPrice)}</Table.Td>
                   <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                     <Stack gap={0} align="flex-end">
