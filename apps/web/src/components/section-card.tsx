@@ -16,7 +16,16 @@ export function SectionCard({ title, description, actions, children }: SectionCa
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby={titleId}>
       <Stack gap="md">
         <Stack gap={4}>
-          <div style={{ display: 'flex', justifyContent: 'space-between', gap: 12, flexWrap: 'wrap' }}>
+          {/* Actions sit level with the title, as a Mantine modal's close button does with its title. */}
+          <div
+            style={{
+              display: 'flex',
+              justifyContent: 'space-between',
+              alignItems: 'center',
+              gap: 12,
+              flexWrap: 'wrap',
+            }}
+          >
             <Title order={2} size="h4" id={titleId}>
               {title}
             </Title>

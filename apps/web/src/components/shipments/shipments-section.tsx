@@ -1,7 +1,8 @@
-import { Anchor, Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { type Shipment, TRACKING_LABELS, type TrackingStatus } from '@switchyard/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { errorMessage } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notify } from '../../lib/toast.ts';
@@ -149,29 +150,30 @@ export function ShipmentsSection({
   const trpc = useTRPC();
   const list = useQuery(shipmentListOptions(trpc, orderId));
   const [buying, setBuying] = useState(false);
+  const buyButton = useRef<HTMLButtonElement>(null);
   const bought = (list.data?.results ?? []).filter((s) => s.status !== 'voided' && s.status !== 'rated');
+  const close = () => {
+    // The close button goes with the form: the keyboard goes on from the "Buy label" button that comes back.
+    flushSync(() => setBuying(false));
+    buyButton.current?.focus();
+  };
   return (
     <SectionCard
       title="Shipments"
       description="Labels bought for this order, their tracking, and whether the channel has them."
       actions={
-        canBuy && !buying ? (
-          <Button size="sm" onClick={() => setBuying(true)} data-testid="buy-label">
+        // The open form is closed from the title's row, where a Mantine modal has its close button; a "Close"
+        // under the form sat indented and apart from everything else at a phone's width.
+        buying ? (
+          <CloseButton size="lg" aria-label="Close the label form" onClick={close} data-testid="buy-label-close" />
+        ) : canBuy ? (
+          <Button size="sm" onClick={() => setBuying(true)} data-testid="buy-label" ref={buyButton}>
             Buy label
           </Button>
         ) : null
       }
     >
-      {buying ? (
-        <Stack gap="xs">
-          <BuyLabel orderId={orderId} storeId={storeId} lines={lines} onDone={() => setBuying(false)} />
-          <Group>
-            <Button variant="subtle" size="xs" onClick={() => setBuying(false)}>
-              Close
-            </Button>
-          </Group>
-        </Stack>
-      ) : null}
+      {buying ? <BuyLabel orderId={orderId} storeId={storeId} lines={lines} onDone={() => setBuying(false)} /> : null}
       {list.isPending ? (
         <Skeleton height={60} />
       ) : list.isError ? (

@@ -241,6 +241,30 @@ describe('buy label', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('buy-error')).toHaveTextContent('The carrier refused: USPS: Address not found.');
   });
 
+  it("closes the form from the title's row, as a modal does, and gives the keyboard back to Buy label", async () => {
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => order,
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'shipments.settings': () => settings,
+        'shipments.list': () => ({ results: [] }),
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Shipments' }, SLOW);
+    await user.click(within(section).getByRole('button', { name: 'Buy label' }));
+    await within(section).findByTestId('buy-label-form');
+    // The close button shares the heading's row (a "Close" under the form stood indented on its own at 390 px).
+    const title = within(section).getByRole('heading', { name: 'Shipments' });
+    const close = within(section).getByRole('button', { name: 'Close the label form' });
+    expect(close.parentElement).toBe(title.parentElement);
+    expect(within(section).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
+
+    await user.click(close);
+    expect(within(section).queryByTestId('buy-label-form')).not.toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Buy label' })).toHaveFocus();
+  });
+
   it('saves the label settings of Settings → Fulfillment', async () => {
     const saved: unknown[] = [];
     const { user } = await renderApp('/settings/fulfillment', {
