@@ -69,6 +69,16 @@ function metrics(input: { timeframe?: string; granularity?: string } = {}): Metr
   };
 }
 
+/** jsdom lays nothing out: the charts' containers get a size, so recharts draws them. */
+function sizeCharts() {
+  const measure = HTMLElement.prototype.getBoundingClientRect;
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    return this.classList.contains('recharts-responsive-container')
+      ? DOMRect.fromRect({ width: 480, height: 200 })
+      : measure.call(this);
+  });
+}
+
 describe('dashboard figures', { timeout: 60_000 }, () => {
   beforeEach(() => {
     // jsdom lays nothing out, so recharts measures its containers as 0 × 0 and says so.
@@ -158,13 +168,7 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
   });
 
   it('lists a chart’s series in its legend in the order the chart draws them: this period, then the previous', async () => {
-    // jsdom lays nothing out: the charts' containers get a size, so recharts draws them.
-    const measure = HTMLElement.prototype.getBoundingClientRect;
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return this.classList.contains('recharts-responsive-container')
-        ? DOMRect.fromRect({ width: 480, height: 200 })
-        : measure.call(this);
-    });
+    sizeCharts();
     const m = metrics();
     const [point] = m.series as [Metrics['series'][number]];
     // Two buckets, so the areas and lines are drawn as such.
@@ -198,12 +202,7 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
   });
 
   it('ticks a month of days once a week, and rates and times at even round steps', async () => {
-    const measure = HTMLElement.prototype.getBoundingClientRect;
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return this.classList.contains('recharts-responsive-container')
-        ? DOMRect.fromRect({ width: 480, height: 200 })
-        : measure.call(this);
-    });
+    sizeCharts();
     const m = metrics();
     const [point] = m.series as [Metrics['series'][number]];
     // 30 days to Nov 26: a rate up to 12.5% and times up to 38.5 h, which recharts ticked at 0, 4, 8, 16 and 0, 10, 20, 40.
