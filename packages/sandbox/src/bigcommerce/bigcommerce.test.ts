@@ -412,6 +412,10 @@ describe('orders, shipments, refunds and webhooks', () => {
     expect(later.status).toBe(204);
     expect(later.body).toBeNull();
     expect((await call(hash, tok, 'GET', '/v2/orders?page=99')).status).toBe(204);
+    // An id range, both ends included.
+    const ids = (all.body as { id: number }[]).map((o) => o.id).sort((a, b) => a - b);
+    const range = await call(hash, tok, 'GET', `/v2/orders?min_id=${ids[1]}&max_id=${ids[3]}`);
+    expect(range.body.map((o: { id: number }) => o.id)).toEqual(ids.slice(1, 4));
   });
 
   it('a storefront order takes stock, sends signed webhooks, ships, and refunds against a quote', async () => {

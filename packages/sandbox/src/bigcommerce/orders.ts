@@ -284,6 +284,7 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
       bound('max_date_created'),
     ];
     const minId = q.min_id === undefined ? null : Number(q.min_id);
+    const maxId = q.max_id === undefined ? null : Number(q.max_id);
     let orders = [...store.orders.values()].filter(
       (o) =>
         (minMod === null || secs(o.modifiedAt) >= minMod) &&
@@ -291,6 +292,7 @@ export function orderRoutes(api: FastifyInstance, sim: BigCommerceSim) {
         (minCreated === null || secs(o.createdAt) >= minCreated) &&
         (maxCreated === null || secs(o.createdAt) <= maxCreated) &&
         (minId === null || o.id >= minId) &&
+        (maxId === null || o.id <= maxId) &&
         (q.status_id === undefined || String(o.statusId) === q.status_id) &&
         (q.channel_id === undefined || String(o.channelId) === q.channel_id),
     );

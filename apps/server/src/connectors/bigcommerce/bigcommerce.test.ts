@@ -615,6 +615,47 @@ describe('order import and cancel', () => {
   });
 });
 
+describe('orders read together', () => {
+  it('reads a burst of orders in one request per 250 ids, each as getOrder reads it, and unknown ids as null', async () => {
+    const { connector } = connectorFor(await tokenFor('batchstore'));
+    const snap = await snapshot('batchstore');
+    const skus = Object.entries(snap.stock)
+      .filter(([, q]) => (q['1'] ?? 0) >= 3 && (q['3'] ?? 0) >= 1)
+      .map(([sku]) => sku);
+    const placed: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { orderId } = (await control('batchstore', 'orders', {
+        lines: [{ sku: skus[i % skus.length] as string, quantity: 1 }],
+        ...(i === 1 ? { location: '3', fulfillmentType: 'pickup' } : {}),
+      })) as { orderId: string };
+      placed.push(orderId);
+    }
+    const sendSpy = vi.spyOn(providerTransport, 'send');
+    const read = await connector.getOrders?.([placed[2] as string, placed[0] as string, placed[1] as string, 'x1']);
+    // One list request for the three (their ids are within 250 of each other), none for the id that is not one.
+    expect(sendSpy.mock.calls.map(([url]) => new URL(String(url)).pathname.replace(/.*\/v2/, '/v2'))).toEqual([
+      '/v2/orders',
+    ]);
+    sendSpy.mockRestore();
+    expect([...(read?.keys() ?? [])].sort()).toEqual([...placed, 'x1'].sort());
+    expect(read?.get('x1')).toBeNull();
+    for (const id of placed) expect(read?.get(id)).toEqual(await connector.getOrder?.(id));
+    expect(read?.get(placed[1] as string)).toMatchObject({ fulfillmentType: 'pickup', locationExternalId: '3' });
+
+    // An id the list leaves out (no such order) is read on its own after it, and is null as getOrder says.
+    const spy = vi.spyOn(providerTransport, 'send');
+    const missing = String(Number(placed[2]) + 100);
+    const again = await connector.getOrders?.([placed[0] as string, missing]);
+    expect(spy.mock.calls.map(([url]) => new URL(String(url)).pathname.replace(/.*\/v2/, '/v2'))).toEqual([
+      '/v2/orders',
+      `/v2/orders/${missing}`,
+    ]);
+    spy.mockRestore();
+    expect(again?.get(missing)).toBeNull();
+    expect(again?.get(placed[0] as string)).toMatchObject({ externalId: placed[0], lines: [{ quantity: 1 }] });
+  });
+});
+
 describe('webhooks', () => {
   it('subscribes once per scope, and deliveries verify while forged ones do not', async () => {
     const hash = 'hookstore';

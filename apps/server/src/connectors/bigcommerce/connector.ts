@@ -26,7 +26,7 @@ import { createProduct, listProducts, updateProduct } from './catalog.ts';
 import { type BcClient, knowsWhatIsLeft, providerMessage } from './client.ts';
 import { createFulfillment } from './fulfillment.ts';
 import { getInventoryLevels, MAX_ADJUSTMENT_ITEMS, readInventory, setInventory } from './inventory.ts';
-import { cancelOrder, getOrder, listOrders } from './orders.ts';
+import { cancelOrder, getOrder, getOrders, listOrders } from './orders.ts';
 import { updateBcPickup } from './pickup.ts';
 import { listRefunds, readRefund, writeRefund } from './returns.ts';
 import * as S from './schemas.ts';
@@ -130,6 +130,11 @@ export class BigCommerceConnector implements Connector {
 
   getOrder(externalId: string): Promise<ProviderOrder | null> {
     return getOrder(this, externalId);
+  }
+
+  /** Orders read by id range, a request per 250 ids' span (orders.ts). */
+  getOrders(externalIds: string[]): Promise<Map<string, ProviderOrder | null>> {
+    return getOrders(this, externalIds);
   }
 
   /** Sets the order to Cancelled (status 5) (orders.ts). */
