@@ -71,6 +71,17 @@ function argNumber(
   return typeof value === 'number' ? value : null;
 }
 
+/** How many ids a field's `ids` argument names (`nodes(ids:)`); 0 when it has none. */
+function idsAsked(
+  node: { arguments?: readonly { name: { value: string }; value: unknown }[] },
+  variables: Record<string, unknown>,
+) {
+  const arg = node.arguments?.find((a) => a.name.value === 'ids');
+  if (!arg) return 0;
+  const value = valueFromASTUntyped(arg.value as Parameters<typeof valueFromASTUntyped>[0], variables);
+  return Array.isArray(value) ? value.length : 0;
+}
+
 function selectionCost(
   schema: GraphQLSchema,
   fragments: Fragments,
@@ -112,7 +123,9 @@ function selectionCost(
       }
       total += 2 + size * node;
     } else {
-      total += 1 + selectionCost(schema, fragments, sel.selectionSet, type, variables);
+      // `nodes(ids:)` reads one object an id: it costs as many of them as were asked for.
+      const each = 1 + selectionCost(schema, fragments, sel.selectionSet, type, variables);
+      total += each * Math.max(1, idsAsked(sel, variables));
     }
   }
   return total;
@@ -173,6 +186,11 @@ function valueCost(
             total += valueCost(schema, fragments, inner.selectionSet, innerType, n as Record<string, unknown>);
         }
       }
+    } else if (sel.arguments?.some((a) => a.name.value === 'ids')) {
+      // `nodes(ids:)`: each object found costs what it holds.
+      for (const item of items)
+        if (item != null)
+          total += 1 + valueCost(schema, fragments, sel.selectionSet, type, item as Record<string, unknown>);
     } else if (items.length > 0) {
       // A plain list of objects costs what one of them does, as its requested cost assumed.
       total += 1 + valueCost(schema, fragments, sel.selectionSet, type, items[0] as Record<string, unknown>);

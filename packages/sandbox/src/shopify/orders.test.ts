@@ -7,6 +7,8 @@ import {
   ORDER_CANCEL_MUTATION,
   ORDER_FULFILLMENT_LINES_QUERY,
   ORDER_LINES_QUERY,
+  ORDER_NODES_PER_QUERY,
+  ORDER_NODES_QUERY,
   ORDER_QUERY,
   ORDER_STAMPS_QUERY,
   ORDERS_QUERY,
@@ -203,6 +205,34 @@ describe('Shopify web orders and orderCancel through @shopify/admin-api-client',
     expect(one.errors).toBeUndefined();
     const order = one.data?.order;
     expect(listed).toEqual(order);
+    // The same order read with others by id (nodes): in the order asked, null for an id that names nothing,
+    // and costed an order an id, so that a full query stays under the 1,000-point cap.
+    const together = await client.request<{ nodes: (Record<string, unknown> | null)[] }>(ORDER_NODES_QUERY, {
+      variables: { ids: ['gid://shopify/Order/999999999', orderId] },
+    });
+    expect(together.errors).toBeUndefined();
+    expect(together.data?.nodes).toEqual([null, order]);
+    const costOf = (r: { extensions?: unknown }) =>
+      (r.extensions as { cost: { requestedQueryCost: number; actualQueryCost: number } }).cost;
+    const single = costOf(one);
+    expect(costOf(together).requestedQueryCost).toBe(2 * single.requestedQueryCost);
+    expect(costOf(together).actualQueryCost).toBe(single.actualQueryCost);
+    const full = await client.request(ORDER_NODES_QUERY, {
+      variables: { ids: Array.from({ length: ORDER_NODES_PER_QUERY }, () => orderId) },
+    });
+    expect(full.errors).toBeUndefined();
+    expect(costOf(full).requestedQueryCost).toBeLessThanOrEqual(1000);
+    expect(
+      (await client.request(ORDER_NODES_QUERY, { variables: { ids: Array(ORDER_NODES_PER_QUERY + 2).fill(orderId) } }))
+        .errors?.graphQLErrors?.[0],
+    ).toMatchObject({ extensions: { code: 'MAX_COST_EXCEEDED' } });
+    const tooMany = await client.request('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      variables: { ids: Array.from({ length: 251 }, (_, i) => `gid://shopify/Order/${i + 1}`) },
+    });
+    expect(tooMany.errors?.graphQLErrors?.[0]).toMatchObject({
+      message: 'The input array size of 251 is greater than the maximum allowed of 250.',
+      extensions: { code: 'MAX_INPUT_SIZE_EXCEEDED' },
+    });
     expect(order).toMatchObject({
       email: 'dana@example.com',
       phone: '+15035550199',

@@ -250,6 +250,7 @@ type WebhookSubscriptionConnection { edges: [WebhookSubscriptionEdge!]! nodes: [
 type Query {
   shop: Shop!
   node(id: ID!): Node
+  nodes(ids: [ID!]!): [Node]!
   location(id: ID): Location
   locations(first: Int, after: String, last: Int, before: String, reverse: Boolean, query: String, sortKey: LocationSortKeys, includeInactive: Boolean): LocationConnection!
   product(id: ID!): Product

@@ -522,6 +522,21 @@ describe('Shopify connector: order import and cancel', () => {
       shippingTotal: 0,
       lines: [{ stockLocationExternalId: store }],
     });
+
+    // Read together (a pass's orders): one query for both, each as getOrder reads it; unknown ids are null.
+    const send = vi.spyOn(providerTransport, 'send');
+    const together = await connector.getOrders?.([pickup.orderId, 'gid://shopify/Order/1', orderId, 'nope']);
+    expect(send).toHaveBeenCalledTimes(1);
+    send.mockRestore();
+    expect(together).toEqual(
+      new Map([
+        [pickup.orderId, await connector.getOrder?.(pickup.orderId)],
+        ['gid://shopify/Order/1', null],
+        [orderId, await connector.getOrder?.(orderId)],
+        ['nope', null],
+      ]),
+    );
+
     await connector.createFulfillment({ orderExternalId: pickup.orderId, lines: [] });
     expect((await connector.getOrder?.(pickup.orderId))?.lines[0]?.fulfilledQuantity).toBe(1);
     await expect(connector.cancelOrder?.({ externalId: pickup.orderId })).rejects.toMatchObject({

@@ -29,7 +29,7 @@ import { ShopifyClient } from './client.ts';
 import { createFulfillment, updatePickup } from './fulfillment.ts';
 import type { Connection } from './graphql.ts';
 import { getInventoryLevels, readInventory, SHOPIFY_INVENTORY_BATCH, setInventory } from './inventory.ts';
-import { cancelOrder, getOrder, listOrderStamps, listOrders } from './orders.ts';
+import { cancelOrder, getOrder, getOrders, listOrderStamps, listOrders } from './orders.ts';
 import { getReturn, listReturns, refund } from './refunds.ts';
 import { subscribeWebhooks } from './webhook-subscriptions.ts';
 
@@ -155,6 +155,11 @@ export class ShopifyConnector implements Connector {
 
   getOrder(externalId: string): Promise<ProviderOrder | null> {
     return getOrder(this, externalId);
+  }
+
+  /** Orders read together, six a query (orders.ts). */
+  getOrders(externalIds: string[]): Promise<Map<string, ProviderOrder | null>> {
+    return getOrders(this, externalIds);
   }
 
   cancelOrder(input: { externalId: string; reason?: string | null }): Promise<{ ok: true } | { unsupported: string }> {

@@ -43,6 +43,12 @@ export const ORDER_STAMPS_QUERY = `query OrderStamps($after: String, $query: Str
 /** One order, read now. */
 export const ORDER_QUERY = `query Order($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`;
 
+/** Orders read together by id (`nodes`, costed a node an id): as many as a listOrders page holds. */
+export const ORDER_NODES_PER_QUERY = ORDERS_PAGE;
+
+/** Several orders by id, in the order asked (null for an id that names no order). */
+export const ORDER_NODES_QUERY = `query OrderNodes($ids: [ID!]!) { nodes(ids: $ids) { ... on Order { ${ORDER_FIELDS} } } }`;
+
 /** The rest of an order's lines, past the first page. */
 export const ORDER_LINES_QUERY = `query OrderLines($id: ID!, $after: String) { order(id: $id) {
   lineItems(first: 50, after: $after) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } } } }`;
