@@ -6,6 +6,7 @@
 import type { ChannelType } from '@switchyard/contracts';
 import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../connectors/types.ts';
+import { inList } from '../../db/rows.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import { echoJudgement } from '../inventory/echo.ts';
@@ -231,7 +232,7 @@ export async function finishEventsAs(services: Pick<Services, 'db'>, ids: string
   await services.db
     .update(webhookEvents)
     .set({ processedAt: new Date(), outcome, error: null })
-    .where(inArray(webhookEvents.id, ids));
+    .where(inList(webhookEvents.id, ids));
 }
 
 /** Events a pass failed on keep the error's first 500 characters (shown on the channel page); they are retried. */

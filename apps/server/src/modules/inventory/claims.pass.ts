@@ -1,8 +1,9 @@
 // The stock pass's side of a sale moving stock once (claims.ts, docs/decisions/0008-a-sale-moves-stock-once.md): a
 // channel's report of its own change meets the expected claims orders left (absorbed, not counted), and what it
 // counted is recorded for orders still to come.
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { inList } from '../../db/rows.ts';
 import { EXPECTED_CLAIM_TTL_MS, SECOND, setRemaining } from './claims.ts';
 import { channelStockClaims } from './inventory.tables.ts';
 
@@ -38,7 +39,7 @@ export async function lockExpectedClaims(
       .where(
         and(
           eq(channelStockClaims.channelId, channelId),
-          inArray(channelStockClaims.variantId, variantIds.slice(i, i + 2000)),
+          inList(channelStockClaims.variantId, variantIds.slice(i, i + 2000)),
           eq(channelStockClaims.kind, 'expected'),
           ne(channelStockClaims.remaining, 0),
           sql`${channelStockClaims.createdAt} > now() - make_interval(secs => ${EXPECTED_CLAIM_TTL_MS / 1000})`,

@@ -6,7 +6,7 @@ import type { MovementReason } from '@switchyard/contracts';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { insertRowsSql } from '../../db/insert-rows.ts';
-import { rowsOf } from '../../db/rows.ts';
+import { inList, rowsOf } from '../../db/rows.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { listings, variants } from '../products/products.tables.ts';
@@ -438,11 +438,11 @@ export async function markDirty(
       select ${listings.accountId}, ${listings.channelId}, ${listings.variantId}, clock_timestamp()
       from ${listings} join ${channels} on ${channels.id} = ${listings.channelId}
       where ${listings.accountId} = ${accountId}
-        and ${inArray(listings.variantId, chunk)}
+        and ${inList(listings.variantId, chunk)}
         and ${listings.inventoryItemId} is not null
         and ${channels.status} in ('connected', 'error')
         and (${channels.features} ->> 'inventory')::boolean
-        ${options.channelIds ? sql`and ${inArray(listings.channelId, options.channelIds)}` : sql``}
+        ${options.channelIds ? sql`and ${inList(listings.channelId, options.channelIds)}` : sql``}
       on conflict (channel_id, variant_id) do update set marked_at = excluded.marked_at
       returning channel_id`);
     for (const r of rowsOf<{ channel_id: string }>(rows)) if (!marked.includes(r.channel_id)) marked.push(r.channel_id);

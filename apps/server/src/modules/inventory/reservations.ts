@@ -4,6 +4,7 @@
 // can never take the last unit twice.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { inList } from '../../db/rows.ts';
 import { inventoryLevels } from './inventory.tables.ts';
 import type { DeferredLedger } from './ledger.deferred.ts';
 import { applyMovements, type MovementInput } from './ledger.ts';
@@ -145,8 +146,8 @@ export async function lockAvailable(
     .where(
       and(
         eq(inventoryLevels.accountId, accountId),
-        inArray(inventoryLevels.variantId, [...new Set(variantIds)]),
-        inArray(inventoryLevels.locationId, [...new Set(locationIds)]),
+        inList(inventoryLevels.variantId, [...new Set(variantIds)]),
+        inList(inventoryLevels.locationId, [...new Set(locationIds)]),
       ),
     )
     .orderBy(inventoryLevels.variantId, inventoryLevels.locationId)
@@ -175,7 +176,7 @@ export async function readAvailable(
         reserved: inventoryLevels.reserved,
       })
       .from(inventoryLevels)
-      .where(and(eq(inventoryLevels.accountId, accountId), inArray(inventoryLevels.variantId, ids.slice(i, i + 5000))));
+      .where(and(eq(inventoryLevels.accountId, accountId), inList(inventoryLevels.variantId, ids.slice(i, i + 5000))));
     for (const r of rows) out.set(`${r.variantId}|${r.locationId}`, r.onHand - r.reserved);
   }
   return out;

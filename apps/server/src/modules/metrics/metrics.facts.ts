@@ -3,6 +3,7 @@
 // so the two cannot disagree. METRICS in packages/contracts/src/metrics.ts says what each figure counts.
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { inList } from '../../db/rows.ts';
 import type { SkuPart } from './metrics.tables.ts';
 
 export interface Fact {
@@ -122,11 +123,7 @@ export function toFact(r: FactRow): Fact {
 
 export async function readOrderFacts(tx: Tx | Db, accountId: string, orderIds: string[]): Promise<Fact[]> {
   if (orderIds.length === 0) return [];
-  const ids = sql.join(
-    orderIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  return readFacts(tx, orderFactsSelect(sql`o.account_id = ${accountId} and o.id in (${ids})`));
+  return readFacts(tx, orderFactsSelect(sql`o.account_id = ${accountId} and ${inList(sql`o.id`, orderIds)}`));
 }
 
 /** Facts of a facts SELECT, with their days as text (node-postgres would make a date a local Date). */

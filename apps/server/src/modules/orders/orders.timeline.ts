@@ -1,8 +1,9 @@
 // The order's timeline and its derived fields (flagged), written in the transaction of what they record.
 import type { TimelineKind } from '@switchyard/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { insertRows } from '../../db/insert-rows.ts';
+import { inList } from '../../db/rows.ts';
 import { newId } from '../../lib/ids.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { notifyOrderFlagged } from '../notifications/notifications.producers.ts';
@@ -79,7 +80,7 @@ export async function recomputeFlags(tx: Tx, orderIds: string | string[]) {
   const changed = await tx
     .update(orders)
     .set({ flagged })
-    .where(and(inArray(orders.id, ids), sql`${orders.flagged} is distinct from (${flagged})`))
+    .where(and(inList(orders.id, ids), sql`${orders.flagged} is distinct from (${flagged})`))
     .returning({ id: orders.id, accountId: orders.accountId, number: orders.number, flagged: orders.flagged });
   // On the transition only: an order that stays flagged says nothing again.
   for (const order of changed.sort((a, b) => (a.id < b.id ? -1 : 1)))
@@ -96,7 +97,7 @@ export async function affectedChannels(db: Db | Tx, accountId: string, variantId
     .where(
       and(
         eq(listings.accountId, accountId),
-        inArray(listings.variantId, variantIds),
+        inList(listings.variantId, variantIds),
         sql`${channels.status} in ('connected', 'error') and (${channels.features} ->> 'inventory')::boolean`,
       ),
     );
