@@ -644,15 +644,18 @@ describe('orders read together', () => {
 
     // An id the list leaves out (no such order) is read on its own after it, and is null as getOrder says.
     const spy = vi.spyOn(providerTransport, 'send');
-    const missing = String(Number(placed[2]) + 100);
+    const paths = () => spy.mock.calls.map(([url]) => new URL(String(url)).pathname.replace(/.*\/v2/, '/v2'));
+    const missing = String(Number(placed[2]) + 1);
     const again = await connector.getOrders?.([placed[0] as string, missing]);
-    expect(spy.mock.calls.map(([url]) => new URL(String(url)).pathname.replace(/.*\/v2/, '/v2'))).toEqual([
-      '/v2/orders',
-      `/v2/orders/${missing}`,
-    ]);
-    spy.mockRestore();
+    expect(paths()).toEqual(['/v2/orders', `/v2/orders/${missing}`]);
     expect(again?.get(missing)).toBeNull();
     expect(again?.get(placed[0] as string)).toMatchObject({ externalId: placed[0], lines: [{ quantity: 1 }] });
+    // Ids far apart are not read as a range full of other orders: each on its own.
+    spy.mockClear();
+    const far = String(Number(placed[0]) + 200);
+    await connector.getOrders?.([placed[0] as string, far]);
+    expect(paths()).toEqual([`/v2/orders/${placed[0]}`, `/v2/orders/${far}`]);
+    spy.mockRestore();
   });
 });
 

@@ -207,8 +207,8 @@ export const ORDERS_BY_ID_RANGE = ORDERS_PAGE;
 /**
  * Several orders read at once: V2 has no read by a list of ids, but its order list filters by an id range
  * (`min_id`, `max_id`), and a burst's new orders have ids close together. Ids are read in ranges of at most 250
- * (one page, lines and addresses included), so a burst of order webhooks costs a request per range instead of
- * one per order against the store's quota (150 requests a 30 s window on a Standard plan). Orders the list
+ * (one page, lines and addresses included) that hold at most four orders for each one asked for, so a burst of
+ * order webhooks costs a request per range instead of one per order against the store's quota (150 requests a 30 s window on a Standard plan). Orders the list
  * leaves out (BigCommerce lists no Incomplete or deleted orders) are read one at a time, as getOrder does.
  */
 export async function getOrders(host: BcOrdersHost, externalIds: string[]): Promise<Map<string, ProviderOrder | null>> {
@@ -218,7 +218,13 @@ export async function getOrders(host: BcOrdersHost, externalIds: string[]): Prom
   for (let i = 0; i < ids.length; ) {
     const min = ids[i] as number;
     let j = i;
-    while (j + 1 < ids.length && (ids[j + 1] as number) - min < ORDERS_BY_ID_RANGE) j++;
+    // A range stays dense: at most four orders listed for each one wanted (others' orders fill the gaps).
+    while (
+      j + 1 < ids.length &&
+      (ids[j + 1] as number) - min < ORDERS_BY_ID_RANGE &&
+      (ids[j + 1] as number) - min + 1 <= 4 * (j - i + 2)
+    )
+      j++;
     const max = ids[j] as number;
     const wanted = new Set(ids.slice(i, j + 1));
     const listed =

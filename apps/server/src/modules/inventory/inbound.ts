@@ -4,6 +4,7 @@
 import type { MovementReason } from '@switchyard/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { inList } from '../../db/rows.ts';
 import type { Services } from '../../services.ts';
 import type { ChannelRow } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
@@ -133,7 +134,7 @@ export async function applyChannelReports(
       const rows = await tx
         .select({ variantId: listings.variantId, inventoryItemId: listings.inventoryItemId })
         .from(listings)
-        .where(and(eq(listings.channelId, channel.id), inArray(listings.inventoryItemId, items.slice(i, i + 2000))));
+        .where(and(eq(listings.channelId, channel.id), inList(listings.inventoryItemId, items.slice(i, i + 2000))));
       for (const r of rows) listed.set(r.inventoryItemId as string, r.variantId);
     }
     const movements: MovementInput[] = [];
