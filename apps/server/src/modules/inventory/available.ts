@@ -6,6 +6,7 @@
 import type { ChannelSettings } from '@switchyard/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { inList } from '../../db/rows.ts';
 import { buffers } from '../buffers/buffers.tables.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { accountLocations } from '../locations/locations.read.ts';
@@ -267,8 +268,8 @@ export async function loadAvailable(
       left join ${channelStock} cs on cs.channel_id = l.channel_id and cs.variant_id = l.variant_id
         and cs.external_location_id = m.e
       where l.account_id = ${accountId} and l.inventory_item_id is not null
-        and l.channel_id in (select jsonb_array_elements_text(${JSON.stringify(channelIds)}::jsonb))
-        ${chunk ? sql`and l.variant_id in (select jsonb_array_elements_text(${JSON.stringify(chunk)}::jsonb))` : sql``}
+        and ${inList(sql`l.channel_id`, channelIds)}
+        ${chunk ? sql`and ${inList(sql`l.variant_id`, chunk)}` : sql``}
       order by l.channel_id, l.variant_id, m.o`);
     const joined = ((result as { rows?: JoinedRow[] }).rows ?? result) as JoinedRow[];
     for (const r of joined) {

@@ -3,6 +3,7 @@
 // channel_stock keeps, per level, what we last pushed, what is in flight and what the channel last reported; an
 // echo of our own push is recognised from it (inbound.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inList } from '../../db/rows.ts';
 import type { Services } from '../../services.ts';
 import type { ChannelRow, connectorFor } from '../channels/channels.service.ts';
 import { listings } from '../products/products.tables.ts';
@@ -140,7 +141,7 @@ export async function recordApplied(services: Services, channel: Pick<ChannelRow
     )
     update ${listings} set sync_status_code = 1, last_error = null, last_synced_at = ${now}, updated_at = ${now}
     where ${listings.channelId} = ${channel.id}
-      and ${listings.variantId} in (select jsonb_array_elements_text(${asJson(variantIds)}))`);
+      and ${inList(listings.variantId, variantIds)}`);
 }
 
 export async function recordFailed(
