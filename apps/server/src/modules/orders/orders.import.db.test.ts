@@ -6,7 +6,7 @@
 import type { ChannelDetail } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { connectSandboxChannel } from '../../../test/channels.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
@@ -170,6 +170,33 @@ describe('the first order pull at connect', () => {
     for (const [key, level] of afterSquare) expect(afterShopify.get(key)?.onHand, key).toBe(level.onHand);
     const reservedNow = [...afterShopify.values()].reduce((s, l) => s + l.reserved, 0);
     expect(reservedNow).toBeGreaterThan(reserved);
+    expect(await invariantViolations(t.services, tenant.accountId)).toEqual([]);
+
+    // An order placed at the channel since: the next pull takes it in; the pull after that reads it again (pulls
+    // overlap their last seconds) and, holding it as it is, takes nothing in. Each order such a pull read used to
+    // be taken in anew, a transaction each.
+    const control = `${sandbox.url}/_control/square/${square.externalId}`;
+    const snap = (await (await fetch(control)).json()) as {
+      stock: Record<string, Record<string, number>>;
+      locations: { id: string }[];
+    };
+    const location = snap.locations[0]?.id as string;
+    const sku = Object.keys(snap.stock).find((k) => (snap.stock[k]?.[location] ?? 0) > 0) as string;
+    const placed = await fetch(`${control}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lines: [{ sku, quantity: 1 }], location, fulfillmentType: 'pickup' }),
+    });
+    expect(placed.status).toBe(200);
+    const transactions = vi.spyOn(t.services.db, 'transaction');
+    expect(await importOrders(t.services, square.id)).toMatchObject({ created: 1, updated: 0 });
+    expect(transactions).toHaveBeenCalledTimes(1);
+    transactions.mockClear();
+    const again = await importOrders(t.services, square.id);
+    expect(again).toMatchObject({ created: 0, updated: 0 });
+    expect(again.seen).toBeGreaterThan(0);
+    expect(transactions).not.toHaveBeenCalled();
+    transactions.mockRestore();
     expect(await invariantViolations(t.services, tenant.accountId)).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@
 // since the channel's cursor (periodic reconciliation and "Import orders now"), and at connect (the open orders
 // of the last 60 days, once the catalog is in so their SKUs match). All of it ends in ingestOrder.
 import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS, type SyncTrigger } from '@switchyard/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { PROVIDERS } from '../../connectors/index.ts';
 import type { Connector, ProviderOrder } from '../../connectors/types.ts';
+import { inList } from '../../db/rows.ts';
 import { DomainError } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
@@ -141,7 +142,7 @@ export async function importOrders(
       list: ({ initial, ...input }) =>
         !initial && connector.listOrderStamps
           ? changedOrders(services, row, connector, input)
-          : wholeOrders(connector, input),
+          : wholeOrders(services, row, connector, input),
       take: async ({ order }, { initial }) => {
         summary.seen += 1;
         if (!order) return;
@@ -182,13 +183,57 @@ export async function importOrders(
 /** A page of a pull: each order listed, with the order itself where it was read whole (null: held as it is). */
 type Listed = { updatedAt: string; order: ProviderOrder | null };
 
-const wholeOrders = async (connector: Connector, input: { cursor: string | null; since: string }) => {
+/**
+ * A page of orders read whole. Those we already hold as they are now (most came by webhook) are passed over,
+ * as changedOrders does: taking each in again cost a transaction an order, and a pull after a busy spell went
+ * through every order of it one by one.
+ */
+const wholeOrders = async (
+  services: Services,
+  row: ChannelRow,
+  connector: Connector,
+  input: { cursor: string | null; since: string },
+) => {
   const page = await connector.listOrders(input);
+  const current = await heldCurrent(services, row, page.items);
   return {
-    items: page.items.map((order): Listed => ({ updatedAt: order.updatedAt, order })),
+    items: page.items.map(
+      (order): Listed => ({ updatedAt: order.updatedAt, order: current.has(order.externalId) ? null : order }),
+    ),
     nextCursor: page.nextCursor,
   };
 };
+
+/** Which of these orders we hold as they are now (held updated at or after the channel's updated-at). */
+async function heldCurrent(
+  services: Services,
+  row: ChannelRow,
+  listed: { externalId: string; updatedAt: string }[],
+): Promise<Set<string>> {
+  if (listed.length === 0) return new Set();
+  const held = await services.db
+    .select({ externalId: orders.externalId, at: orders.providerUpdatedAt })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.accountId, row.accountId),
+        eq(orders.channelId, row.id),
+        inList(
+          orders.externalId,
+          listed.map((l) => l.externalId),
+        ),
+      ),
+    );
+  const heldAt = new Map(held.map((h) => [h.externalId, h.at.getTime()]));
+  return new Set(
+    listed
+      .filter((l) => {
+        const at = heldAt.get(l.externalId);
+        return at !== undefined && at >= Date.parse(l.updatedAt);
+      })
+      .map((l) => l.externalId),
+  );
+}
 
 /**
  * A periodic pull where the channel lists what changed for little (Connector.listOrderStamps): only orders we do
@@ -203,21 +248,12 @@ async function changedOrders(
   input: { cursor: string | null; since: string },
 ) {
   const stamps = await (connector.listOrderStamps as NonNullable<Connector['listOrderStamps']>)(input);
-  const ids = stamps.items.map((s) => s.externalId);
-  const held = ids.length
-    ? await services.db
-        .select({ externalId: orders.externalId, at: orders.providerUpdatedAt })
-        .from(orders)
-        .where(and(eq(orders.accountId, row.accountId), eq(orders.channelId, row.id), inArray(orders.externalId, ids)))
-    : [];
-  const heldAt = new Map(held.map((h) => [h.externalId, h.at.getTime()]));
+  const current = await heldCurrent(services, row, stamps.items);
   const items: Listed[] = [];
   for (const stamp of stamps.items) {
-    const at = heldAt.get(stamp.externalId);
-    const current = at !== undefined && at >= Date.parse(stamp.updatedAt);
     items.push({
       updatedAt: stamp.updatedAt,
-      order: current ? null : ((await connector.getOrder?.(stamp.externalId)) ?? null),
+      order: current.has(stamp.externalId) ? null : ((await connector.getOrder?.(stamp.externalId)) ?? null),
     });
   }
   return { items, nextCursor: stamps.nextCursor };
