@@ -394,9 +394,9 @@ export interface Connector {
   /** One order, read now (a webhook that carries only an id, a check before a write-back). null: not found. */
   getOrder?(externalId: string): Promise<ProviderOrder | null>;
   /**
-   * Several orders read at once (Square's BatchRetrieveOrders, 100 a request; BigCommerce's list by id range),
-   * where the provider can: one request instead of one each against its request budget. Each id maps to its
-   * order, or null as getOrder answers.
+   * Several orders read at once (Square's BatchRetrieveOrders, 100 a request; BigCommerce's list by id range;
+   * Shopify's nodes, six a query), where the provider can: a request for several instead of one each against its
+   * request budget. Each id maps to its order, or null as getOrder answers.
    */
   getOrders?(externalIds: string[]): Promise<Map<string, ProviderOrder | null>>;
   /**

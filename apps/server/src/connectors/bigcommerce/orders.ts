@@ -208,8 +208,9 @@ export const ORDERS_BY_ID_RANGE = ORDERS_PAGE;
  * Several orders read at once: V2 has no read by a list of ids, but its order list filters by an id range
  * (`min_id`, `max_id`), and a burst's new orders have ids close together. Ids are read in ranges of at most 250
  * (one page, lines and addresses included) that hold at most four orders for each one asked for, so a burst of
- * order webhooks costs a request per range instead of one per order against the store's quota (150 requests a 30 s window on a Standard plan). Orders the list
- * leaves out (BigCommerce lists no Incomplete or deleted orders) are read one at a time, as getOrder does.
+ * order webhooks costs a request per range instead of one per order against the store's quota (150 requests a
+ * 30 s window on a Standard plan). Orders the list leaves out (BigCommerce lists no Incomplete or deleted
+ * orders) are read one at a time, as getOrder does.
  */
 export async function getOrders(host: BcOrdersHost, externalIds: string[]): Promise<Map<string, ProviderOrder | null>> {
   const found = new Map<string, ProviderOrder | null>();
