@@ -60,25 +60,22 @@ function fieldDef(type: GraphQLCompositeType, name: string): GraphQLField<unknow
   return isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
 }
 
-function argNumber(
-  node: { arguments?: readonly { name: { value: string }; value: unknown }[] },
-  name: string,
-  variables: Record<string, unknown>,
-) {
+type WithArguments = { arguments?: readonly { name: { value: string }; value: unknown }[] };
+
+/** A field argument's value, variables filled in; undefined when the field has no such argument. */
+function argValue(node: WithArguments, name: string, variables: Record<string, unknown>): unknown {
   const arg = node.arguments?.find((a) => a.name.value === name);
-  if (!arg) return null;
-  const value = valueFromASTUntyped(arg.value as Parameters<typeof valueFromASTUntyped>[0], variables);
+  return arg && valueFromASTUntyped(arg.value as Parameters<typeof valueFromASTUntyped>[0], variables);
+}
+
+function argNumber(node: WithArguments, name: string, variables: Record<string, unknown>) {
+  const value = argValue(node, name, variables);
   return typeof value === 'number' ? value : null;
 }
 
 /** How many ids a field's `ids` argument names (`nodes(ids:)`); 0 when it has none. */
-function idsAsked(
-  node: { arguments?: readonly { name: { value: string }; value: unknown }[] },
-  variables: Record<string, unknown>,
-) {
-  const arg = node.arguments?.find((a) => a.name.value === 'ids');
-  if (!arg) return 0;
-  const value = valueFromASTUntyped(arg.value as Parameters<typeof valueFromASTUntyped>[0], variables);
+function idsAsked(node: WithArguments, variables: Record<string, unknown>) {
+  const value = argValue(node, 'ids', variables);
   return Array.isArray(value) ? value.length : 0;
 }
 
