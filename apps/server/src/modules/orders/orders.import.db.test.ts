@@ -19,6 +19,7 @@ import { connectorFor } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { inventoryLevels } from '../inventory/inventory.tables.ts';
 import { CATALOG_IMPORT_JOB } from '../products/catalog-import.ts';
+import { importReturns } from '../returns/returns.import.ts';
 import { syncs } from '../syncs/syncs.tables.ts';
 import { invariantViolations } from './orders.fixtures.ts';
 import { importOrders, ORDER_IMPORT_JOB } from './orders.import.ts';
@@ -198,5 +199,28 @@ describe('the first order pull at connect', () => {
     expect(transactions).not.toHaveBeenCalled();
     transactions.mockRestore();
     expect(await invariantViolations(t.services, tenant.accountId)).toEqual([]);
+
+    // A POS sale returned at the register: the returns pull takes the return in, and the pull after it, which
+    // lists it again, takes nothing in. Each return a pull listed used to be taken in anew, a transaction each.
+    const post = (path: string, body: unknown) =>
+      fetch(`${control}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const sale = await post('orders', { lines: [{ sku, quantity: 1 }], location });
+    expect(sale.status).toBe(200);
+    const saleId = ((await sale.json()) as { orderId: string }).orderId;
+    expect((await post(`orders/${saleId}/return`, { lines: [{ sku, quantity: 1 }] })).status).toBe(200);
+    await importOrders(t.services, square.id);
+    // The card refund settles 200 ms after the return (the simulator's timer), which changes the return.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await importReturns(t.services, square.id)).toMatchObject({ created: 1 });
+    const returnTransactions = vi.spyOn(t.services.db, 'transaction');
+    const listedAgain = await importReturns(t.services, square.id);
+    expect(listedAgain).toMatchObject({ created: 0, updated: 0 });
+    expect(listedAgain.seen).toBeGreaterThan(0);
+    expect(returnTransactions).not.toHaveBeenCalled();
+    returnTransactions.mockRestore();
   });
 });

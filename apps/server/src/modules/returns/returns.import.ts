@@ -4,12 +4,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { PROVIDERS } from '../../connectors/index.ts';
 import type { ProviderReturn } from '../../connectors/types.ts';
+import { inList } from '../../db/rows.ts';
 import type { Services } from '../../services.ts';
 import { pullSinceCursor } from '../channels/channels.pull.ts';
 import { type ChannelRow, connectorFor, LIVE_STATUSES } from '../channels/channels.service.ts';
 import { channels } from '../channels/channels.tables.ts';
 import { ingestReturn } from './returns.ingest.ts';
-import { returnImportCursors } from './returns.tables.ts';
+import { returnImportCursors, returns } from './returns.tables.ts';
 
 export const RETURN_IMPORT_JOB = 'returns.import';
 /** The first pull of a channel looks back this far. */
@@ -58,15 +59,56 @@ export async function importReturns(services: Services, channelId: string): Prom
   const connector = connectorFor(services, row);
   await pullSinceCursor(services.db, returnImportCursors, row, {
     firstSince: new Date(Date.now() - INITIAL_RETURN_DAYS * 24 * 60 * 60_000),
-    list: (input) => connector.listReturns(input),
-    take: async (ret) => {
+    list: async (input) => {
+      const page = await connector.listReturns(input);
+      const current = await heldCurrent(services, row, page.items);
+      return {
+        items: page.items.map((ret) => ({ updatedAt: ret.updatedAt, ret, current: current.has(ret.externalId) })),
+        nextCursor: page.nextCursor,
+      };
+    },
+    take: async ({ ret, current }) => {
       summary.seen += 1;
+      if (current) return;
       const { outcome } = await ingestReturn(services, row, ret);
       if (outcome === 'created') summary.created += 1;
       if (outcome === 'updated') summary.updated += 1;
     },
   });
   return summary;
+}
+
+/**
+ * Which of these returns we hold as they are now: held updated later, or at the same time with the same status
+ * (what ingestReturn would answer 'older' or 'unchanged' for). A pull lists again what came by webhook since the
+ * last one; taking each in anew cost a transaction a return, for nothing.
+ */
+async function heldCurrent(services: Services, row: ChannelRow, listed: ProviderReturn[]): Promise<Set<string>> {
+  if (listed.length === 0) return new Set();
+  const held = await services.db
+    .select({ externalId: returns.externalId, at: returns.providerUpdatedAt, status: returns.providerStatus })
+    .from(returns)
+    .where(
+      and(
+        eq(returns.accountId, row.accountId),
+        eq(returns.channelId, row.id),
+        inList(
+          returns.externalId,
+          listed.map((r) => r.externalId),
+        ),
+      ),
+    );
+  const heldOf = new Map(held.map((h) => [h.externalId, h]));
+  return new Set(
+    listed
+      .filter((r) => {
+        const h = heldOf.get(r.externalId);
+        if (!h?.at) return false;
+        const [known, incoming] = [h.at.getTime(), Date.parse(r.updatedAt)];
+        return known > incoming || (known === incoming && h.status === r.status);
+      })
+      .map((r) => r.externalId),
+  );
 }
 
 export async function queueReturnImport(services: Services, channelId: string): Promise<boolean> {
