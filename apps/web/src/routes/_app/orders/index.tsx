@@ -263,6 +263,9 @@ interface OrderTableProps {
  */
 const ORDERS_TABLE_MIN_WIDTH = 860;
 
+/** A channel's name ends in "…" past this width (a second line pushed every row of its page down). */
+const CHANNEL_WIDTH = 'clamp(140px, 16vw, 280px)';
+
 /** The customer's name and e-mail end in "…" past this width; it grows with the window up to a point. */
 const CUSTOMER_WIDTH = 'clamp(160px, 22vw, 420px)';
 
@@ -345,9 +348,11 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
         </time>
       </Table.Td>
       <Table.Td>
-        <Stack gap={4} align="flex-start">
+        <Stack gap={4} align="flex-start" maw={CHANNEL_WIDTH}>
           {order.channel ? (
-            <Text size="sm">{order.channel.name}</Text>
+            <Text size="sm" truncate="end" title={order.channel.name} maw="100%">
+              {order.channel.name}
+            </Text>
           ) : (
             <Text size="sm" c="dimmed">
               Removed channel

@@ -185,6 +185,10 @@ describe('orders list', { timeout: 30_000 }, () => {
     const email = within(cells[3] as HTMLElement).getByText(long.customerEmail as string);
     expect(email).toHaveAttribute('title', long.customerEmail);
     expect(email).toHaveAttribute('data-truncate', 'end');
+    // So does a long channel name, which took a second line and pushed its row down.
+    const channel = within(cells[2] as HTMLElement).getByText('Downtown');
+    expect(channel).toHaveAttribute('title', 'Downtown');
+    expect(channel).toHaveAttribute('data-truncate', 'end');
   });
 
   it('keeps status, search and page in the address and asks the server for them', async () => {
