@@ -1,6 +1,7 @@
 // Safety nets, each minute: provider webhooks (channels, Stripe) that were stored but whose job was lost (a
 // process that died between storing and queueing) are queued again. Nothing stored is left unprocessed.
 import { requeueStrandedBillingEvents } from '../modules/billing/billing.webhooks.ts';
+import { pruneWebhookEvents } from '../modules/channels/channels.retention.ts';
 import { queueWaitingStockEvents, requeueStrandedEvents } from '../modules/channels/channels.webhooks.ts';
 import { pruneClaims } from '../modules/inventory/claims.ts';
 import { queueDueOrderImports } from '../modules/orders/orders.import.ts';
@@ -17,11 +18,14 @@ export async function sweepStrandedEvents(services: Services): Promise<{ channel
     channel: await requeueStrandedEvents(services),
     billing: await requeueStrandedBillingEvents(services),
   };
-  // Orders webhooks missed, pulled by each channel's cursor when its interval is due; met stock claims pruned.
+  // Orders webhooks missed, pulled by each channel's cursor when its interval is due; met stock claims and
+  // processed webhook events past their retention pruned.
   await queueDueOrderImports(services);
   await sweepShipments(services);
   await queueDueReturnImports(services);
   await pruneClaims(services.db);
+  const pruned = await pruneWebhookEvents(services.db);
+  if (pruned > 0) services.logger.info({ pruned }, 'webhook events past their retention deleted');
   return found;
 }
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
 /** Prefixed, sortable-enough, URL-safe ids made in the app: `ord_01h…` (STYLE.md §4). */
-export function newId(prefix: string): string {
-  const time = Date.now().toString(32).padStart(10, '0');
+export function newId(prefix: string, at = Date.now()): string {
+  const time = at.toString(32).padStart(10, '0');
   if (offset + 12 > pool.length) {
     pool = randomBytes(POOL);
     offset = 0;
@@ -26,4 +26,9 @@ export function idTime(id: string): Date | null {
   if (!time) return null;
   const ms = Number.parseInt(time, 32);
   return Number.isSafeInteger(ms) ? new Date(ms) : null;
+}
+
+/** The bound below which every id `newId` made with this prefix before `at` sorts (a range over a primary key). */
+export function idsBefore(prefix: string, at: Date): string {
+  return `${prefix}_${at.getTime().toString(32).padStart(10, '0')}`;
 }

@@ -12,6 +12,7 @@ import { newId } from '../../lib/ids.ts';
 import { subscriptions } from '../billing/billing.tables.ts';
 import { ensureDefaultPlans, getPlanByCode } from '../billing/plans.service.ts';
 import { issueState, OAUTH_STATE_TTL_MS, redirectUriFor } from './channels.oauth.ts';
+import { pruneWebhookEvents, WEBHOOK_EVENT_RETENTION_DAYS } from './channels.retention.ts';
 import { webhookEvents } from './channels.tables.ts';
 import { processWebhookEvent } from './channels.webhooks.ts';
 
@@ -237,6 +238,45 @@ describe('channels without a provider', () => {
     expect(list.data?.find((c) => c.id === id)?.errorCount).toBe(2);
     const detail = await trpcOver(t.app, owner.headers).query<ChannelDetail>('channels.get', { id });
     expect(detail.data?.errorCount).toBe(2);
+  });
+
+  it('deletes processed webhook events past their retention, keeps newer ones and any not yet processed', async () => {
+    const { id } = (await create({ type: 'square' })).json<ChannelSummary>();
+    const day = 86_400_000;
+    const now = Date.now();
+    const event = (eventId: string, receivedAt: number, processed: boolean) => ({
+      id: newId('whe', receivedAt),
+      provider: 'square' as const,
+      eventId,
+      topic: 'inventory.count.updated',
+      shopExternalId: 'M1',
+      accountId: owner.accountId,
+      channelId: id,
+      payload: { eventId },
+      receivedAt: new Date(receivedAt),
+      processedAt: processed ? new Date(receivedAt + 1000) : null,
+      outcome: processed ? 'done' : null,
+    });
+    const old = now - (WEBHOOK_EVENT_RETENTION_DAYS + 1) * day;
+    await t.services.db
+      .insert(webhookEvents)
+      .values([
+        event('retention-old-1', old, true),
+        event('retention-old-2', old + 1000, true),
+        event('retention-old-waiting', old, false),
+        event('retention-recent', now - (WEBHOOK_EVENT_RETENTION_DAYS - 1) * day, true),
+      ]);
+    const left = async () =>
+      (await t.services.db.select({ eventId: webhookEvents.eventId }).from(webhookEvents))
+        .map((e) => e.eventId)
+        .filter((e) => e.startsWith('retention-'))
+        .sort();
+    expect(await pruneWebhookEvents(t.services.db)).toBe(2);
+    expect(await left()).toEqual(['retention-old-waiting', 'retention-recent']);
+    // Nothing more to delete; a month on, the recent one has aged out too, and the waiting one stays.
+    expect(await pruneWebhookEvents(t.services.db)).toBe(0);
+    expect(await pruneWebhookEvents(t.services.db, new Date(now + 2 * day))).toBe(1);
+    expect(await left()).toEqual(['retention-old-waiting']);
   });
 
   it('lists no Square stores while no Square is connected', async () => {
