@@ -18,7 +18,8 @@ import {
   sendReports,
 } from './orders.fixtures.ts';
 import { cancelOrder, listOrders, setOrderStatus } from './orders.service.ts';
-import { orderAllocations, orderLines, orders } from './orders.tables.ts';
+import { orderAllocations, orderEvents, orderLines, orders } from './orders.tables.ts';
+import { writeTimeline } from './orders.timeline.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
@@ -92,6 +93,24 @@ describe('order import', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.note).toBe('Gift wrap');
     expect(await level(t.services, world, 'CAP-1')).toEqual({ onHand: 5, reserved: 1 });
+  });
+
+  it('keeps the timeline entries written together in the order they happened', async () => {
+    const { orderId } = await ingestOrder(
+      t.services,
+      world.channel.shopify,
+      channelOrder(world, 'shopify', { 'CAP-2': 1 }),
+    );
+    // Entries of one transaction share its time; their ids alone order them (ids of one millisecond used to be in
+    // random order, so an import's "Allocated" could come before its "Imported").
+    const said = Array.from({ length: 30 }, (_, i) => ({ kind: 'comment' as const, message: `step ${i}` }));
+    await t.services.db.transaction((tx) => writeTimeline(tx, world.accountId, orderId, said));
+    const read = await t.services.db
+      .select({ message: orderEvents.message })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.kind, 'comment')))
+      .orderBy(orderEvents.createdAt, orderEvents.id);
+    expect(read.map((e) => e.message)).toEqual(said.map((e) => e.message));
   });
 
   it('keeps a line whose SKU is unknown and flags the order, never dropping it', async () => {

@@ -32,9 +32,15 @@ export async function writeTimelines(
   accountId: string,
   batches: { orderId: string; entries: TimelineInput[] }[],
 ) {
+  // Entries written together share their time (the transaction's): their ids, in the order made, keep the order
+  // they happened in (two ids of one millisecond are in random order, so the ids are sorted first).
+  const ids = batches
+    .flatMap(({ entries }) => entries.map(() => newId('oev')))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let next = 0;
   const rows = batches.flatMap(({ orderId, entries }) =>
     entries.map((e) => ({
-      id: newId('oev'),
+      id: ids[next++] as string,
       accountId,
       orderId,
       kind: e.kind,

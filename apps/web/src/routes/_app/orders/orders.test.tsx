@@ -8,6 +8,7 @@ import {
   type OrderStatus,
   type OrderSummary,
   type Return,
+  type TimelineEntry,
 } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -390,6 +391,34 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(screen.getByText('Put on hold: waiting for the customer')).toBeInTheDocument();
     expect(screen.getByText('Open → On hold')).toBeInTheDocument();
     expect(screen.getByText(/Ada Lovelace ·/)).toBeInTheDocument();
+  });
+
+  it('lists the timeline newest first, entries of the same moment too', async () => {
+    const [imported, held] = detailOf().timeline as [TimelineEntry, TimelineEntry];
+    const allocated: TimelineEntry = {
+      ...imported,
+      id: 'tl_1b',
+      kind: 'allocated',
+      message: '1 × MUG-1 reserved at North store.',
+      toStatus: null,
+    };
+    await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        // As the server sends them: oldest first, the import and its allocation written at one moment.
+        'orders.get': () => detailOf({ timeline: [imported, allocated, held] }),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+      },
+    });
+    await screen.findByText('Put on hold: waiting for the customer', {}, SLOW);
+    const timeline = document.querySelector('[aria-label="Timeline"]') as HTMLElement;
+    const texts = [...timeline.querySelectorAll('.mantine-Timeline-item')].map((item) => item.textContent ?? '');
+    expect(texts.map((t) => ['Put on hold', 'reserved at', 'Imported from'].find((k) => t.includes(k)))).toEqual([
+      'Put on hold',
+      'reserved at',
+      'Imported from',
+    ]);
   });
 
   it('names the channel once in the header when it is named after its type, and with its type otherwise', async () => {

@@ -303,8 +303,9 @@ const OUTCOME_BADGES = {
 } as const;
 
 export function TimelineSection({ entries }: { entries: TimelineEntry[] }) {
-  // Newest first: what happened last is what the merchant usually came to see.
-  const sorted = [...entries].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  // Newest first: what happened last is what the merchant usually came to see. Entries of one moment (an import
+  // and its allocation, written together) come in the order they happened, so they are turned around as well.
+  const sorted = [...entries].reverse().sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   return (
     <SectionCard title="Timeline">
       {sorted.length === 0 ? (
