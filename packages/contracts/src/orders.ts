@@ -194,6 +194,8 @@ export const OrderAllocation = z.object({
   locationName: z.string().nullable(),
   storeId: z.string().nullable(),
   quantity: z.number().int(),
+  /** The units it holds reserved now: 0 once released (the order cancelled) or fulfilled. */
+  reserved: z.number().int(),
   status: z.number().int(),
   /** Why, for 4 and 5 (and what routing said). */
   reason: z.string().nullable(),

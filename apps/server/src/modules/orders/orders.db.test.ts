@@ -328,9 +328,12 @@ describe('status changes and cancel', () => {
     expect(held.status).toBe(6);
     expect(held.allowedStatuses).toEqual([0, 1]);
     expect(held.timeline.at(-1)).toMatchObject({ kind: 'status', fromStatus: 1, toStatus: 6 });
+    expect(held.lines[0]?.allocations).toMatchObject([{ status: 1, quantity: 2, reserved: 2 }]);
     expect(await level(t.services, world, 'ST-1')).toEqual({ onHand: 5, reserved: 2 });
     const cancelled = await cancelOrder(t.services, actor, orderId, { reason: 'customer asked' });
     expect(cancelled).toMatchObject({ status: 7, cancellable: false, allowedStatuses: [] });
+    // Its allocation keeps its store and status; it holds nothing now.
+    expect(cancelled.lines[0]?.allocations).toMatchObject([{ status: 1, quantity: 2, reserved: 0 }]);
     expect(cancelled.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(['status', 'write_back']));
     expect(await level(t.services, world, 'ST-1')).toEqual({ onHand: 5, reserved: 0 });
     await expect(cancelOrder(t.services, actor, orderId)).rejects.toThrow(

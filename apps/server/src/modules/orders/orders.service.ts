@@ -220,6 +220,7 @@ export async function getOrder(db: Db, actor: Actor, id: string): Promise<OrderD
           locationName: name,
           storeId,
           quantity: a.quantity,
+          reserved: a.reserved,
           status: a.status,
           reason: a.reason,
         })),

@@ -61,6 +61,7 @@ const order: OrderDetail = {
           locationName: 'North store',
           storeId: 'N1',
           quantity: 1,
+          reserved: 1,
           status: 2,
           reason: null,
         },

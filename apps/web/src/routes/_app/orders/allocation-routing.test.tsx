@@ -21,6 +21,7 @@ const DOWNTOWN: Allocation = {
   locationName: 'Downtown Store',
   storeId: 'LOC_DOWNTOWN',
   quantity: 2,
+  reserved: 2,
   status: 1,
   reason: null,
 };
@@ -146,6 +147,7 @@ describe('order detail: why this store, reject and reassign', { timeout: 60_000 
             locationName: 'Eastside Store',
             storeId: 'LOC_EASTSIDE',
             quantity: 2,
+            reserved: 2,
             status: 1,
             reason: null,
           };

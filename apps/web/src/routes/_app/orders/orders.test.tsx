@@ -290,6 +290,7 @@ function detailOf(overrides: Partial<OrderDetail> = {}): OrderDetail {
             locationName: 'North store',
             storeId: 'N1',
             quantity: 1,
+            reserved: 1,
             status: 1,
             reason: null,
           },
@@ -299,6 +300,7 @@ function detailOf(overrides: Partial<OrderDetail> = {}): OrderDetail {
             locationName: null,
             storeId: null,
             quantity: 1,
+            reserved: 0,
             status: 4,
             reason: ORDER_MESSAGES.noLocation,
           },
@@ -391,6 +393,29 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(screen.getByText('Put on hold: waiting for the customer')).toBeInTheDocument();
     expect(screen.getByText('Open → On hold')).toBeInTheDocument();
     expect(screen.getByText(/Ada Lovelace ·/)).toBeInTheDocument();
+  });
+
+  it("shows a cancelled order's allocation as released, not as still allocated", async () => {
+    const open = detailOf();
+    const [line] = open.lines as [OrderDetail['lines'][number]];
+    const [held] = line.allocations as [OrderDetail['lines'][number]['allocations'][number]];
+    await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.get': () =>
+          detailOf({
+            status: 7,
+            lines: [{ ...line, allocations: [{ ...held, reserved: 0 }] }],
+          }),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+      },
+    });
+    const lines = await screen.findByRole('table', { name: 'Lines' }, SLOW);
+    const [, row] = within(lines).getAllByRole('row') as HTMLElement[];
+    expect(within(row as HTMLElement).getByText('North store')).toBeInTheDocument();
+    expect(within(row as HTMLElement).getByText('Released')).toBeInTheDocument();
+    expect(within(row as HTMLElement).queryByText('Allocated')).not.toBeInTheDocument();
   });
 
   it('lists the timeline newest first, entries of the same moment too', async () => {

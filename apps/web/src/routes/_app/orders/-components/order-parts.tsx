@@ -67,7 +67,14 @@ export const allocationStatusLabel = (status: number) =>
   ALLOCATION_STATUSES[status as AllocationStatus] ?? `Status ${status}`;
 
 /** Allocation statuses 0, 4 and 5 need the merchant (DESIGN §3): red; the others move along on their own. */
-export function AllocationBadge({ status }: { status: number }) {
+export function AllocationBadge({ status, released = false }: { status: number; released?: boolean }) {
+  // An allocation whose units went back (its order cancelled) is still "Allocated" by its status; it holds nothing.
+  if (released)
+    return (
+      <Badge color="gray" variant="light">
+        Released
+      </Badge>
+    );
   const attention = isFlaggingAllocation(status);
   return (
     <Badge color={attention ? 'red' : status === 3 ? 'teal' : 'blue'} variant={attention ? 'filled' : 'light'}>

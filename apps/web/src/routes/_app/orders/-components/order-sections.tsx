@@ -153,7 +153,10 @@ function Allocations({ line, order }: { line: OrderLine; order: OrderDetail }) {
                 ) : null}
               </Text>
               <Text size="sm">× {allocation.quantity}</Text>
-              <AllocationBadge status={allocation.status} />
+              <AllocationBadge
+                status={allocation.status}
+                released={(allocation.status === 1 || allocation.status === 2) && allocation.reserved === 0}
+              />
               {ROUTABLE_ORDER(order.status) ? (
                 <AllocationActions orderId={order.id} allocation={allocation} line={line} />
               ) : null}
