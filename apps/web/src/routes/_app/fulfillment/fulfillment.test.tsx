@@ -196,6 +196,33 @@ describe('back from an order to the queue', { timeout: 60_000 }, () => {
   });
 });
 
+describe('picking list', { timeout: 30_000 }, () => {
+  it('counts its units and orders in words that agree with them', async () => {
+    const store = { id: 'loc_1', storeId: 'N1', name: 'North store', enabled: true, ships: true, pickup: true };
+    const row = {
+      sku: 'TEE-1',
+      barcode: null,
+      title: 'Tee',
+      units: 1,
+      orders: [{ id: 'ord_1', number: '#1001', units: 1 }],
+    };
+    let list = { store, rows: [row], orders: 1, units: 1 };
+    const { unmount } = await renderApp('/fulfillment/picking-list?store_id=N1', {
+      signedIn: true,
+      handlers: { ...queueHandlers, 'fulfillment.pickingList': () => list },
+    });
+    // "2 units for 1 orders".
+    expect(await screen.findByText('1 unit for 1 order', {}, SLOW)).toBeInTheDocument();
+    unmount();
+    list = { store, rows: [{ ...row, units: 3 }], orders: 2, units: 3 };
+    await renderApp('/fulfillment/picking-list?store_id=N1', {
+      signedIn: true,
+      handlers: { ...queueHandlers, 'fulfillment.pickingList': () => list },
+    });
+    expect(await screen.findByText('3 units for 2 orders', {}, SLOW)).toBeInTheDocument();
+  });
+});
+
 describe('picking list of an unknown store', { timeout: 30_000 }, () => {
   it('says so at once instead of retrying a NOT_FOUND', async () => {
     let calls = 0;

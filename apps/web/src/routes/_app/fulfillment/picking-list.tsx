@@ -107,7 +107,8 @@ function PickingListPage() {
       ) : (
         <>
           <Text size="sm">
-            {list.data.units.toLocaleString()} units for {list.data.orders.toLocaleString()} orders
+            {list.data.units.toLocaleString()} unit{list.data.units === 1 ? '' : 's'} for{' '}
+            {list.data.orders.toLocaleString()} order{list.data.orders === 1 ? '' : 's'}
           </Text>
           <Table.ScrollContainer minWidth={700}>
             <Table aria-label="Picking list" striped verticalSpacing="sm">
