@@ -59,7 +59,7 @@ function ShipmentRow({ s }: { s: Shipment }) {
           </Text>
           <Text size="xs" c="dimmed">
             {s.store?.name ?? 'A removed store'} · {s.packages.length} {s.packages.length === 1 ? 'parcel' : 'parcels'}{' '}
-            · {s.items.reduce((n, i) => n + i.quantity, 0)} units
+            · {unitsOf(s.items.reduce((n, i) => n + i.quantity, 0))}
           </Text>
         </Stack>
       </Table.Td>
@@ -210,3 +210,5 @@ export function ShipmentsSection({
     </SectionCard>
   );
 }
+
+const unitsOf = (n: number) => `${n} ${n === 1 ? 'unit' : 'units'}`;

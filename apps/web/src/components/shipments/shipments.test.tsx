@@ -214,6 +214,8 @@ describe('buy label', { timeout: 60_000 }, () => {
     expect(buys).toEqual([{ id: 'ord_1', shipment_id: 'shp_1', rate: 'USPS:GroundAdvantage' }]);
     expect(screen.getByTestId('tracking-status')).toHaveTextContent('Label created');
     expect(screen.getByText('Sending to the channel')).toBeInTheDocument();
+    // Its parcel and the one unit in it ("1 units").
+    expect(screen.getByText(/· 1 parcel · 1 unit$/)).toBeInTheDocument();
     // The label opened to print once bought.
     await waitFor(() => expect(rest.calls.map((c) => c.data)).toContainEqual({ shipment_id: 'shp_1' }));
     expect(window.open).toHaveBeenCalledWith('blob:label', '_blank', 'noopener');

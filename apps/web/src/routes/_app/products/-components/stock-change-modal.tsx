@@ -141,7 +141,9 @@ function StockChangeForm({ target, onClose }: { target: StockChangeTarget; onClo
         {after !== undefined && !error ? (
           <Text size="sm" c={after < target.reserved ? 'orange' : 'dimmed'} aria-live="polite">
             On hand goes from {target.onHand} to {after}.
-            {after < target.reserved ? ` That is below the ${target.reserved} units reserved for orders.` : ''}
+            {after < target.reserved
+              ? ` That is below the ${target.reserved} ${target.reserved === 1 ? 'unit' : 'units'} reserved for orders.`
+              : ''}
           </Text>
         ) : null}
         {mutation.isError ? (
