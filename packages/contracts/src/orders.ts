@@ -89,6 +89,9 @@ export type AllocationStatus = keyof typeof ALLOCATION_STATUSES;
 export const FLAGGING_ALLOCATION_STATUSES: readonly AllocationStatus[] = [0, 4, 5];
 export const isFlaggingAllocation = (status: number) =>
   FLAGGING_ALLOCATION_STATUSES.includes(status as AllocationStatus);
+/** Allocated or picked and holding nothing: its units went back (its order cancelled). Fulfilled ones hold none too. */
+export const isReleasedAllocation = (a: { status: number; reserved: number }) =>
+  (a.status === 1 || a.status === 2) && a.reserved === 0;
 
 export const ORDER_MESSAGES = {
   notFound: 'Order not found',

@@ -13,3 +13,7 @@ const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 /** The reader's local date alone ("Nov 27, 2026") and time alone ("10:24 PM"), for a date over its time. */
 export const formatDate = (date: Date) => DATE.format(date);
 export const formatTime = (date: Date) => TIME.format(date);
+
+/** A count with its word: "1 unit", "3 units", "-1 unit" (`many` defaults to `one` + "s"). */
+export const countOf = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString()} ${Math.abs(n) === 1 ? one : many}`;

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { errorMessage } from '../../lib/errors.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { notify } from '../../lib/toast.ts';
 import { useTRPC } from '../../lib/trpc.ts';
 import { formatMoney } from '../../routes/subscription/-components/money.ts';
@@ -58,8 +58,14 @@ function ShipmentRow({ s }: { s: Shipment }) {
                 : 'Not bought'}
           </Text>
           <Text size="xs" c="dimmed">
-            {s.store?.name ?? 'A removed store'} · {s.packages.length} {s.packages.length === 1 ? 'parcel' : 'parcels'}{' '}
-            · {unitsOf(s.items.reduce((n, i) => n + i.quantity, 0))}
+            {[
+              s.store?.name ?? 'A removed store',
+              countOf(s.packages.length, 'parcel'),
+              countOf(
+                s.items.reduce((n, i) => n + i.quantity, 0),
+                'unit',
+              ),
+            ].join(' · ')}
           </Text>
         </Stack>
       </Table.Td>
@@ -210,5 +216,3 @@ export function ShipmentsSection({
     </SectionCard>
   );
 }
-
-const unitsOf = (n: number) => `${n} ${n === 1 ? 'unit' : 'units'}`;

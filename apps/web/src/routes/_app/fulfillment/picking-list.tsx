@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { QueryError } from '../../../components/query-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
+import { countOf } from '../../../lib/format.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
 import { fetchPickingListPdf, pickingListOptions } from './-components/fulfillment-api.ts';
@@ -107,8 +108,7 @@ function PickingListPage() {
       ) : (
         <>
           <Text size="sm">
-            {list.data.units.toLocaleString()} unit{list.data.units === 1 ? '' : 's'} for{' '}
-            {list.data.orders.toLocaleString()} order{list.data.orders === 1 ? '' : 's'}
+            {countOf(list.data.units, 'unit')} for {countOf(list.data.orders, 'order')}
           </Text>
           <Table.ScrollContainer minWidth={700}>
             <Table aria-label="Picking list" striped verticalSpacing="sm">

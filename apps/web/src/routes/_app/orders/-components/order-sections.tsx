@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, SimpleGrid, Stack, Table, Text, Timeline } from '
 import {
   type Address,
   isFlaggingAllocation,
+  isReleasedAllocation,
   needsRouting,
   ORDER_MESSAGES,
   type OrderDetail,
@@ -153,10 +154,7 @@ function Allocations({ line, order }: { line: OrderLine; order: OrderDetail }) {
                 ) : null}
               </Text>
               <Text size="sm">× {allocation.quantity}</Text>
-              <AllocationBadge
-                status={allocation.status}
-                released={(allocation.status === 1 || allocation.status === 2) && allocation.reserved === 0}
-              />
+              <AllocationBadge status={allocation.status} released={isReleasedAllocation(allocation)} />
               {ROUTABLE_ORDER(order.status) ? (
                 <AllocationActions orderId={order.id} allocation={allocation} line={line} />
               ) : null}

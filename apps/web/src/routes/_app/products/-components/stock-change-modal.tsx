@@ -3,6 +3,7 @@ import { StockAdjustInput, StockCountInput } from '@switchyard/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { countOf } from '../../../../lib/format.ts';
 import { notify } from '../../../../lib/toast.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 
@@ -24,8 +25,6 @@ function newRequestId(): string {
     ? crypto.randomUUID()
     : `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 }
-
-const plural = (n: number) => `${n} ${Math.abs(n) === 1 ? 'unit' : 'units'}`;
 
 /** Adjust (+/− units) or count (set on hand) one variant at one location. */
 export function StockChangeModal({ target, onClose }: { target: StockChangeTarget | null; onClose: () => void }) {
@@ -64,7 +63,7 @@ function StockChangeForm({ target, onClose }: { target: StockChangeTarget; onClo
   const onSuccess = (result: { applied: boolean; onHand: number; delta: number }) => {
     if (result.applied)
       notify.success(
-        `${target.sku} at ${target.locationName}: ${result.delta > 0 ? '+' : ''}${plural(result.delta)}, ${result.onHand} on hand.`,
+        `${target.sku} at ${target.locationName}: ${result.delta > 0 ? '+' : ''}${countOf(result.delta, 'unit')}, ${result.onHand} on hand.`,
       );
     else notify.info(`Nothing changed: ${target.sku} at ${target.locationName} has ${result.onHand} on hand.`);
     onClose();
@@ -142,7 +141,7 @@ function StockChangeForm({ target, onClose }: { target: StockChangeTarget; onClo
           <Text size="sm" c={after < target.reserved ? 'orange' : 'dimmed'} aria-live="polite">
             On hand goes from {target.onHand} to {after}.
             {after < target.reserved
-              ? ` That is below the ${target.reserved} ${target.reserved === 1 ? 'unit' : 'units'} reserved for orders.`
+              ? ` That is below the ${countOf(target.reserved, 'unit')} reserved for orders.`
               : ''}
           </Text>
         ) : null}
