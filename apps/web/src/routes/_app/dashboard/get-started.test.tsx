@@ -1,3 +1,4 @@
+import { type ChannelSummary, DEFAULT_FEATURES } from '@switchyard/contracts';
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
@@ -26,7 +27,7 @@ describe('get started checklist', { timeout: 20_000 }, () => {
       },
     });
     const card = await screen.findByRole('region', { name: 'Get started' });
-    expect(within(card).getByText('3 of 5 steps done')).toBeInTheDocument();
+    expect(await within(card).findByText('3 of 5 steps done')).toBeInTheDocument();
     expect(stepState('Confirm your e-mail')).toBe('true');
     expect(stepState('Choose a plan')).toBe('true');
     expect(stepState('Connect a sales channel')).toBe('true');
@@ -38,6 +39,37 @@ describe('get started checklist', { timeout: 20_000 }, () => {
         .getAllByRole('link')
         .map((link) => link.getAttribute('href')),
     ).toEqual(['/locations', '/products']);
+  });
+
+  it('waits for the channels before it says what is left: a connected shop is never shown as a step to do', async () => {
+    const shop: ChannelSummary = {
+      id: 'chn_7',
+      type: 'shopify',
+      name: 'Harbor Goods',
+      status: 'connected',
+      externalId: 'harbor-goods.myshopify.com',
+      statusMessage: null,
+      features: DEFAULT_FEATURES,
+      connectedAt: new Date('2026-11-22T07:00:00Z'),
+      lastSyncAt: null,
+      errorCount: 0,
+      createdAt: new Date('2026-11-22T06:59:00Z'),
+    };
+    let answer: (channels: ChannelSummary[]) => void = () => {};
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'channels.list': () => new Promise<ChannelSummary[]>((resolve) => (answer = resolve)),
+        'locations.mappingStatus': () => [],
+      },
+    });
+    const card = await screen.findByRole('region', { name: 'Get started' });
+    expect(await within(card).findByRole('status', { name: 'Loading the checklist' })).toBeInTheDocument();
+    expect(within(card).queryByRole('list', { name: 'Setup steps' })).not.toBeInTheDocument();
+    await act(async () => answer([shop]));
+    await within(card).findByRole('list', { name: 'Setup steps' });
+    expect(stepState('Connect a sales channel')).toBe('true');
+    expect(within(card).getByText('3 of 5 steps done')).toBeInTheDocument();
   });
 
   it('counts a plan as chosen only for active and past-due accounts', () => {

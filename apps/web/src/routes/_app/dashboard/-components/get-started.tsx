@@ -103,6 +103,9 @@ export function GetStarted() {
   const channels = useQuery({ ...channelListOptions(trpc), retry: false });
   const { mapping, offers } = useLocationOffers();
   const titleId = useId();
+  // Three steps are read from the channels and their mapping: until those answer, the list would call done
+  // steps "to do" (a merchant with three shops connected saw "Connect a sales channel" for a moment).
+  const readingSetup = channels.isLoading || mapping.isLoading;
 
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby={titleId}>
@@ -111,11 +114,7 @@ export function GetStarted() {
           Get started
         </Title>
         {basic.isPending ? (
-          <Stack gap="xs" role="status" aria-label="Loading the checklist">
-            {[0, 1, 2, 3, 4].map((row) => (
-              <Skeleton key={row} height={22} />
-            ))}
-          </Stack>
+          <ChecklistLoading />
         ) : basic.isError ? (
           <Alert color="red" variant="light" title="Could not load your checklist" role="alert">
             <Stack gap="xs" align="flex-start">
@@ -125,6 +124,8 @@ export function GetStarted() {
               </Button>
             </Stack>
           </Alert>
+        ) : readingSetup ? (
+          <ChecklistLoading />
         ) : (
           <>
             <Checklist steps={checklistSteps(basic.data, { channels: channels.data, mapping: mapping.data })} />
@@ -135,6 +136,16 @@ export function GetStarted() {
         )}
       </Stack>
     </Card>
+  );
+}
+
+function ChecklistLoading() {
+  return (
+    <Stack gap="xs" role="status" aria-label="Loading the checklist">
+      {[0, 1, 2, 3, 4].map((row) => (
+        <Skeleton key={row} height={22} />
+      ))}
+    </Stack>
   );
 }
 
