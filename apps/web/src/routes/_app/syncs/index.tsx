@@ -79,7 +79,8 @@ function SyncsPage() {
         <Stack gap={4}>
           <Title order={1}>Syncs</Title>
           <Text c="dimmed" size="sm">
-            Every run that moved stock or products between Switchyard and your channels: what it did, and what failed.
+            Every run between Switchyard and your channels (stock, products, orders, refunds and fulfillments): what it
+            did, and what failed.
           </Text>
         </Stack>
         <Button

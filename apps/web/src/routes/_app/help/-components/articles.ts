@@ -154,7 +154,7 @@ The order page offers the status changes that are allowed from where the order i
     section: 'Statuses',
     keywords:
       'sync status run queued running succeeded partial partly failed failed dead letter retry product sync status',
-    body: `Every run that moves stock or products between Switchyard and a channel is listed under [Syncs](/syncs): ${Object.values(SYNC_TYPE_LABELS).join(', ')}.
+    body: `Every run between Switchyard and a channel is listed under [Syncs](/syncs): ${Object.values(SYNC_TYPE_LABELS).join(', ')}.
 
 ### A run's status
 ${list(Object.values(SYNC_RUN_STATUS_MEANINGS))}
