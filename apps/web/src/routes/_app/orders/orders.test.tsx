@@ -388,7 +388,10 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(within(payment).getByRole('row', { name: /^Total/ })).toHaveTextContent(usd(2350));
     // The channel's payment status in words ("paid" from the channel).
     expect(within(payment).getByText('Paid')).toBeInTheDocument();
-    expect(screen.getByText('1 Engine Row', { exact: false })).toBeInTheDocument();
+    // The shipping address as the United Kingdom writes it: the town, then the postcode, then the country's name.
+    expect(screen.getByText('1 Engine Row', { exact: false })).toHaveTextContent(
+      /^Ada Lovelace\s+1 Engine Row\s+London\s+N1\s+United Kingdom$/,
+    );
 
     expect(screen.getByText('Put on hold: waiting for the customer')).toBeInTheDocument();
     expect(screen.getByText('Open → On hold')).toBeInTheDocument();

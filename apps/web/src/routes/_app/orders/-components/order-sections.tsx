@@ -13,6 +13,7 @@ import {
 } from '@switchyard/contracts';
 import type { ReactNode } from 'react';
 import { SectionCard } from '../../../../components/section-card.tsx';
+import { addressLines } from '../../../../lib/address.ts';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { formatMoney } from '../../../subscription/-components/money.ts';
 import { AllocationActions, WhyThisStore } from './allocation-routing.tsx';
@@ -179,16 +180,7 @@ function AddressBlock({ address }: { address: Address | null }) {
         None given
       </Text>
     );
-  const cityLine = [address.zip, address.city, address.province].filter(Boolean).join(' ');
-  const lines = [
-    address.name,
-    address.company,
-    address.address1,
-    address.address2,
-    cityLine,
-    address.country,
-    address.phone,
-  ].filter((line): line is string => Boolean(line));
+  const lines = addressLines(address);
   return (
     <Text size="sm" component="address" style={{ fontStyle: 'normal', whiteSpace: 'pre-line' }}>
       {lines.join('\n')}
