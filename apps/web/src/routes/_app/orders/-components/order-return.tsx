@@ -182,7 +182,9 @@ export function CreateReturnButton({ order }: { order: OrderDetail }) {
                 onChange={setStore}
                 allowDeselect={false}
                 required
-                w={260}
+                // Takes the row's room left: at a fixed 260 px a store's name and id were cut ("Downtown Store (Q95AO…").
+                miw={260}
+                style={{ flex: '1 1 260px' }}
               />
               <NumberInput
                 label="Shipping refunded"
