@@ -282,7 +282,9 @@ function SquareSection({ channel }: { channel: ChannelDetail }) {
                           clearable
                           disabled={form.disabled}
                           onChange={(next) => set({ storeId: next ?? row.externalLocationId })}
-                          maw={320}
+                          // Wide enough for a store's name and id ("Downtown Store (3GDJC7Q79GJUS)" was cut).
+                          w={340}
+                          maw="100%"
                         />
                       ) : null}
                     </Group>
