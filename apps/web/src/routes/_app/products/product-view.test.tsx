@@ -30,7 +30,10 @@ describe('the product view', { timeout: 60_000 }, () => {
     const available = section('Available per channel');
     expect(available).toHaveTextContent('12 on hand − 2 reserved − 3 buffer − 1 safety stock = 6');
     expect(available).toHaveTextContent('Shop warehouse → Main Street');
-    expect(available).toHaveTextContent(/Pushed 6 .*acknowledged/);
+    // The quantity and the time apart ("Pushed 6 Nov 28, …" read as a date), the time once when the channel
+    // acknowledged within the same minute.
+    expect(available).toHaveTextContent(/Pushed 6 on [A-Z][a-z]{2} \d{1,2}, \d{4}, [\d:]+\s[AP]M, acknowledged(?! on)/);
+    expect(available).toHaveTextContent(/The channel last reported 6 on [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect(within(available).getByText('In sync')).toBeInTheDocument();
 
     const listings = section('Listings');

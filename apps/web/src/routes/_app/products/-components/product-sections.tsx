@@ -18,6 +18,9 @@ import { SyncStatusBadge } from './sync-status-badge.tsx';
 const time = (date: Date | null, fallback = '—') =>
   date ? <time dateTime={date.toISOString()}>{formatDateTime(date.toISOString())}</time> : fallback;
 
+const sameMinute = (a: Date, b: Date | null) =>
+  b !== null && formatDateTime(a.toISOString()) === formatDateTime(b.toISOString());
+
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 // ------------------------------------------------------------------------------------------------ stock
@@ -135,8 +138,18 @@ function PushState({ row }: { row: AvailableExplanation }) {
         <Text size="sm">Not pushed yet.</Text>
       ) : (
         <Text size="sm">
-          Pushed {row.pushedQty} {time(row.pushedAt, '')}
-          {row.acknowledgedAt ? <>, acknowledged {time(row.acknowledgedAt)}</> : ', not acknowledged yet'}
+          Pushed {row.pushedQty}
+          {row.pushedAt ? <> on {time(row.pushedAt)}</> : null}
+          {row.acknowledgedAt ? (
+            // Within the minute shown (nearly always): the time once. "Pushed 30 Nov 28, …" read as a date.
+            sameMinute(row.acknowledgedAt, row.pushedAt) ? (
+              ', acknowledged'
+            ) : (
+              <>, acknowledged on {time(row.acknowledgedAt)}</>
+            )
+          ) : (
+            ', not acknowledged yet'
+          )}
         </Text>
       )}
       {row.pendingQty !== null ? (
@@ -146,7 +159,8 @@ function PushState({ row }: { row: AvailableExplanation }) {
       ) : null}
       {row.channelQty !== null ? (
         <Text size="xs" c="dimmed">
-          The channel last reported {row.channelQty} {time(row.channelQtyAt, '')}
+          The channel last reported {row.channelQty}
+          {row.channelQtyAt ? <> on {time(row.channelQtyAt)}</> : null}
         </Text>
       ) : null}
       {row.lastError ? (
