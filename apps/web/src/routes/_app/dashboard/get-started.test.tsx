@@ -1,9 +1,10 @@
-import { type ChannelSummary, DEFAULT_FEATURES } from '@switchyard/contracts';
+import type { ChannelSummary } from '@switchyard/contracts';
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { basicData } from '../../../test/session.ts';
 import { ProcedureError } from '../../../test/trpc-stub.ts';
+import { channel } from '../products/-components/test-fixtures.ts';
 import { checklistSteps } from './-components/get-started.tsx';
 
 function stepState(label: string) {
@@ -42,19 +43,7 @@ describe('get started checklist', { timeout: 20_000 }, () => {
   });
 
   it('waits for the channels before it says what is left: a connected shop is never shown as a step to do', async () => {
-    const shop: ChannelSummary = {
-      id: 'chn_7',
-      type: 'shopify',
-      name: 'Harbor Goods',
-      status: 'connected',
-      externalId: 'harbor-goods.myshopify.com',
-      statusMessage: null,
-      features: DEFAULT_FEATURES,
-      connectedAt: new Date('2026-11-22T07:00:00Z'),
-      lastSyncAt: null,
-      errorCount: 0,
-      createdAt: new Date('2026-11-22T06:59:00Z'),
-    };
+    const shop = channel({ id: 'chn_7', type: 'shopify', name: 'Harbor Goods' });
     let answer: (channels: ChannelSummary[]) => void = () => {};
     await renderApp('/dashboard', {
       signedIn: { status: 'active' },
