@@ -36,5 +36,11 @@ describe('addressLines', () => {
       addressLines({ address1: '1-1 Chiyoda', city: 'Chiyoda-ku', province: 'Tokyo', zip: '100-0001', country: 'JP' }),
     ).toEqual(['1-1 Chiyoda', 'Chiyoda-ku, Tokyo 100-0001', 'Japan']);
     expect(addressLines({ city: 'Portland' })).toEqual(['Portland']);
+    // Hong Kong's format has no postal code: the code "HK" inside "HKTOWN" is not it shown, so the plain line.
+    expect(addressLines({ address1: '1 Queen St', city: 'HKTOWN', zip: 'HK', country: 'HK' })).toEqual([
+      '1 Queen St',
+      'HKTOWN HK',
+      'Hong Kong SAR China',
+    ]);
   });
 });

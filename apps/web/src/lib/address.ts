@@ -41,8 +41,9 @@ export function addressLines(address: Address): string[] {
       },
       'latin',
     ).filter(present);
-    const text = local.join('\n');
-    if (given.every((part) => text.includes(part.trim()))) lines = local;
+    // Each part as a whole word or words: a region "CA" inside "CAMBRIDGE" is not a region shown.
+    const text = ` ${local.join(' ').replace(/[\s,]+/g, ' ')} `;
+    if (given.every((part) => text.includes(` ${part.trim()} `))) lines = local;
   }
   lines ??= [
     address.name,
