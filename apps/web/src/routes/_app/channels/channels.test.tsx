@@ -1,10 +1,11 @@
 import type { ChannelSummary } from '@switchyard/contracts';
 import { DEFAULT_FEATURES } from '@switchyard/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browserLocation } from '../../../lib/browser-location.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError } from '../../../test/trpc-stub.ts';
+import { awaitingFirstSync, FIRST_SYNC_POLL_MS } from './-components/channel-api.ts';
 
 function summary(overrides: Partial<ChannelSummary> & Pick<ChannelSummary, 'id' | 'type' | 'name'>): ChannelSummary {
   return {
@@ -102,6 +103,42 @@ describe('the channel list', { timeout: 30_000 }, () => {
     expect(reads).toBe(1);
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(reads).toBe(2));
+  });
+
+  it('reads the list again while a channel connected within the hour awaits its first sync, and then stops', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const connectedAt = new Date(Date.now() - 60_000);
+    const syncedAt = new Date(Date.now() - 1_000);
+    let reads = 0;
+    await renderApp('/channels', {
+      signedIn: true,
+      handlers: {
+        'channels.list': () => {
+          reads += 1;
+          // The first import ends between the second and the third read.
+          return [SHOP, { ...POS, connectedAt, lastSyncAt: reads >= 3 ? syncedAt : null }];
+        },
+      },
+    });
+    await waitFor(() => expect(rowOf('Harbor Stores')).toHaveTextContent('Not yet'));
+    await act(() => vi.advanceTimersByTimeAsync(FIRST_SYNC_POLL_MS));
+    await waitFor(() => expect(reads).toBe(2));
+    await act(() => vi.advanceTimersByTimeAsync(FIRST_SYNC_POLL_MS));
+    await waitFor(() =>
+      expect(within(rowOf('Harbor Stores')).getByRole('time')).toHaveAttribute('datetime', syncedAt.toISOString()),
+    );
+    // Synced: the hour's cache holds again.
+    await act(() => vi.advanceTimersByTimeAsync(FIRST_SYNC_POLL_MS * 3));
+    expect(reads).toBe(3);
+  });
+
+  it('does not wait on a channel connected long ago that never synced', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const pos = (connectedAt: Date | null) => [{ ...POS, connectedAt, lastSyncAt: null }];
+    expect(awaitingFirstSync(pos(new Date(now - 10 * 60_000)), now)).toBe(true);
+    expect(awaitingFirstSync(pos(new Date(now - 2 * 60 * 60_000)), now)).toBe(false);
+    expect(awaitingFirstSync(pos(null), now)).toBe(false);
+    expect(awaitingFirstSync([{ ...BC, connectedAt: new Date(now - 60_000) }], now)).toBe(false);
   });
 
   it('says how to begin when there are no channels, and offers the three connections', async () => {

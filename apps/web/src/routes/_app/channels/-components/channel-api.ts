@@ -24,9 +24,39 @@ type Wire<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date 
 export type WireChannelSummary = Wire<ChannelSummary>;
 export type WireChannelDetail = Wire<ChannelSummary> & { settings: ChannelSettings };
 
-/** SPEC §9: the channel list is cached for an hour; changes made here invalidate it. */
+/** How often the list is read again while a channel's first sync is awaited (awaitingFirstSync). */
+export const FIRST_SYNC_POLL_MS = 5_000;
+/** A channel connected longer ago than this that has never synced is not waited for (its import failed or is off). */
+const FIRST_SYNC_WAIT_MS = CHANNEL_LIST_CACHE_MS;
+
+/**
+ * Whether a channel connected within the hour has not synced yet: its first import is running, and the list's
+ * "Last sync" (and the dashboard's "Import your catalog" step) would read "not yet" for the hour the list is kept.
+ */
+export function awaitingFirstSync(channels: ChannelSummary[] | undefined, now = Date.now()): boolean {
+  return (
+    channels?.some(
+      (c) =>
+        c.status === 'connected' &&
+        c.lastSyncAt === null &&
+        c.connectedAt !== null &&
+        now - c.connectedAt.getTime() < FIRST_SYNC_WAIT_MS,
+    ) ?? false
+  );
+}
+
+/**
+ * SPEC §9: the channel list is cached for an hour; changes made here invalidate it. While a newly connected
+ * channel's first sync is awaited, it is read again every few seconds, until that sync shows.
+ */
 export function channelListOptions(trpc: Trpc) {
-  return { ...trpc.channels.list.queryOptions(), staleTime: CHANNEL_LIST_CACHE_MS, gcTime: CHANNEL_LIST_CACHE_MS };
+  return {
+    ...trpc.channels.list.queryOptions(),
+    staleTime: CHANNEL_LIST_CACHE_MS,
+    gcTime: CHANNEL_LIST_CACHE_MS,
+    refetchInterval: (query: { state: { data?: ChannelSummary[] } }) =>
+      awaitingFirstSync(query.state.data) ? FIRST_SYNC_POLL_MS : (false as const),
+  };
 }
 
 /**
