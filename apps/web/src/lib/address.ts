@@ -5,12 +5,8 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 
 /** The country's name for an ISO 3166 two-letter code ("US" → "United States"); null for anything else. */
 function countryName(code: string): string | null {
-  if (!/^[A-Z]{2}$/.test(code)) return null;
-  try {
-    return regionNames.of(code) ?? null;
-  } catch {
-    return null;
-  }
+  // A well-formed code never throws; one no region has answers undefined.
+  return /^[A-Z]{2}$/.test(code) ? (regionNames.of(code) ?? null) : null;
 }
 
 const present = (value: string | null | undefined): value is string => Boolean(value?.trim());

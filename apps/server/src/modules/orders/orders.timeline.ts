@@ -32,15 +32,8 @@ export async function writeTimelines(
   accountId: string,
   batches: { orderId: string; entries: TimelineInput[] }[],
 ) {
-  // Entries written together share their time (the transaction's): their ids, in the order made, keep the order
-  // they happened in (two ids of one millisecond are in random order, so the ids are sorted first).
-  const ids = batches
-    .flatMap(({ entries }) => entries.map(() => newId('oev')))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  let next = 0;
   const rows = batches.flatMap(({ orderId, entries }) =>
     entries.map((e) => ({
-      id: ids[next++] as string,
       accountId,
       orderId,
       kind: e.kind,
@@ -53,8 +46,15 @@ export async function writeTimelines(
       key: e.key ?? null,
     })),
   );
+  // Entries written together share their time (the transaction's): their ids, in the order made, keep the order
+  // they happened in (two ids of one millisecond are in random order, so the ids are sorted first).
+  const ids = rows.map(() => newId('oev')).sort();
   // In statements of up to 1,000 rows.
-  await insertRows(tx, orderEvents, rows);
+  await insertRows(
+    tx,
+    orderEvents,
+    rows.map((row, i) => ({ id: ids[i] as string, ...row })),
+  );
 }
 
 /** A write-back's entry: made pending when queued, its outcome set when the job ends. */
