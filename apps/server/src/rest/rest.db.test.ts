@@ -155,6 +155,18 @@ describe('REST plumbing', () => {
     expect(bad.statusCode).toBe(401);
   });
 
+  it('tells a signed-out caller to sign in before it judges the input, and a user that the route is not theirs', async () => {
+    const body = await t.app.inject({ method: 'POST', url: '/api/v1/echo', payload: {} });
+    expect(body.statusCode).toBe(401);
+    expect(body.json()).toEqual({ code: 401, message: 'Please sign in to continue.' });
+    const query = await t.app.inject({ method: 'GET', url: '/api/v1/echo?limit=0' });
+    expect(query.statusCode).toBe(401);
+    const user = await t.app.inject({ method: 'GET', url: '/api/v1/admin-only?x=1', headers: auth });
+    expect(user.statusCode).toBe(403);
+    const signedIn = await t.app.inject({ method: 'POST', url: '/api/v1/echo', payload: {}, headers: auth });
+    expect(signedIn.statusCode).toBe(400);
+  });
+
   it('answers 403 to a signed-in user on a superuser route', async () => {
     const user = await t.app.inject({ method: 'GET', url: '/api/v1/admin-only', headers: auth });
     expect(user.statusCode).toBe(403);

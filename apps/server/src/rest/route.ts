@@ -33,7 +33,7 @@ interface RouteDefinition<I extends z.ZodType, O extends z.ZodType, A extends Ac
 
 /**
  * Declares one REST route: input validated with zod at the edge, a bad one answered with 400 in
- * the `{ code, message }` shape, and the caller's identity checked before the handler runs.
+ * the `{ code, message }` shape, and the caller's identity checked before the input is (preValidation).
  */
 export function restRoute<I extends z.ZodType, O extends z.ZodType, A extends Access = 'user'>(
   app: RestApp,
@@ -53,12 +53,21 @@ export function restRoute<I extends z.ZodType, O extends z.ZodType, A extends Ac
       ...(def.output ? { response: { 200: def.output } } : {}),
       ...(access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
     },
+    // Who calls is settled before the input is validated: a signed-out caller learns it must sign in (401, which
+    // the web app answers by going to login), not what the route's input looks like (a 400 spelling the schema).
+    ...(access === 'public'
+      ? {}
+      : {
+          preValidation: async (req: FastifyRequest) => {
+            const actor = await req.actor();
+            if (!actor) throw new DomainError('UNAUTHORIZED', 'Please sign in to continue.');
+            if (access === 'superuser' && actor.authorizationLevel !== 'superuser') {
+              throw new DomainError('FORBIDDEN', 'This needs a superuser.');
+            }
+          },
+        }),
     handler: async (req, reply) => {
       const actor = await req.actor();
-      if (access !== 'public' && !actor) throw new DomainError('UNAUTHORIZED', 'Please sign in to continue.');
-      if (access === 'superuser' && actor?.authorizationLevel !== 'superuser') {
-        throw new DomainError('FORBIDDEN', 'This needs a superuser.');
-      }
       const input = (readsQuery ? req.query : req.body) as z.infer<I>;
       return def.handler({
         input,
