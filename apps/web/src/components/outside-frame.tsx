@@ -1,27 +1,26 @@
 import { Anchor, Button, Container, Group, type MantineSize, Stack } from '@mantine/core';
-import { UNAUTHORIZED_MESSAGE_MS } from '@switchyard/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useLocation } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { clearSession, getValidToken, hydrateSession, useAuth } from '../lib/auth.ts';
-import { basicDataOptions, HANDLES_UNAUTHORIZED } from '../lib/basic-data.ts';
-import { errorMessage, isUnauthorized } from '../lib/errors.ts';
-import { notify } from '../lib/toast.ts';
+import { getValidToken, hydrateSession, useAuth } from '../lib/auth.ts';
+import { basicDataOptions, HANDLES_UNAUTHORIZED, onBasicDataFailure } from '../lib/basic-data.ts';
+import { isUnauthorized } from '../lib/errors.ts';
 import type { Trpc } from '../lib/trpc.ts';
-import { UNAUTHORIZED_TOAST_ID } from '../lib/unauthorized.ts';
 import { ColorModeSwitch } from './color-mode-switch.tsx';
 import { RenderErrorBoundary } from './render-error.tsx';
 
 /**
  * SPEC §2 setup and misc routes load the basic data when signed in, but sign-in is not required. A
- * `beforeLoad` for their layout: a session the server no longer accepts is forgotten and the page goes on
- * signed out.
+ * `beforeLoad` for their layout. A failed load is handled as in the app area (SPEC §8): the server message;
+ * a session the server no longer accepts goes to sign in and back; any other error lets the page render.
  */
 export async function loadBasicDataWhenSignedIn({
   context,
+  location,
   preload,
 }: {
   context: { queryClient: QueryClient; trpc: Trpc };
+  location: { href: string };
   preload: boolean;
 }) {
   if (!getValidToken()) return;
@@ -33,10 +32,9 @@ export async function loadBasicDataWhenSignedIn({
     });
     hydrateSession(data);
   } catch (error) {
-    if (!isUnauthorized(error)) return;
-    clearSession();
-    context.queryClient.clear();
-    if (!preload) notify.error(errorMessage(error), { id: UNAUTHORIZED_TOAST_ID, duration: UNAUTHORIZED_MESSAGE_MS });
+    // The queries cached under the session the server refused are not the next visitor's.
+    if (isUnauthorized(error)) context.queryClient.clear();
+    onBasicDataFailure(error, { href: location.href, preload });
   }
 }
 

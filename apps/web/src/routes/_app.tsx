@@ -1,21 +1,18 @@
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { type BasicData, statusGateRedirect, UNAUTHORIZED_MESSAGE_MS } from '@switchyard/contracts';
+import { type BasicData, statusGateRedirect } from '@switchyard/contracts';
 import { createFileRoute, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useId } from 'react';
 import { RenderErrorBoundary } from '../components/render-error.tsx';
 import {
   ACTING_ENDED_MESSAGE,
-  clearSession,
   endExpiredActing,
   getValidToken,
   hasExpiredActingToken,
   hydrateSession,
 } from '../lib/auth.ts';
-import { basicDataOptions, HANDLES_UNAUTHORIZED } from '../lib/basic-data.ts';
-import { errorMessage, isUnauthorized } from '../lib/errors.ts';
+import { basicDataOptions, HANDLES_UNAUTHORIZED, onBasicDataFailure } from '../lib/basic-data.ts';
 import { notify } from '../lib/toast.ts';
-import { UNAUTHORIZED_TOAST_ID } from '../lib/unauthorized.ts';
 import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { ActingBanner } from './_app/-components/acting-banner.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
@@ -45,13 +42,7 @@ export const Route = createFileRoute('/_app')({
       });
     } catch (error) {
       // SPEC §8: the server message for 10 seconds; UNAUTHORIZED goes to login, anything else lets the page render.
-      if (isUnauthorized(error)) {
-        clearSession();
-        if (!preload)
-          notify.error(errorMessage(error), { id: UNAUTHORIZED_TOAST_ID, duration: UNAUTHORIZED_MESSAGE_MS });
-        throw toLogin();
-      }
-      if (!preload) notify.error(errorMessage(error), { id: BASIC_DATA_TOAST_ID, duration: UNAUTHORIZED_MESSAGE_MS });
+      onBasicDataFailure(error, { href: location.href, preload });
       return;
     }
 
@@ -63,8 +54,6 @@ export const Route = createFileRoute('/_app')({
   },
   component: AppLayout,
 });
-
-const BASIC_DATA_TOAST_ID = 'basic-data';
 
 const NAVBAR_BREAKPOINT = 'sm';
 

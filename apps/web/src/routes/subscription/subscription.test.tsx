@@ -45,6 +45,38 @@ describe('plans page', () => {
     expect(paths(fetch)).not.toContain('billing.getSubscriptionStatus');
   });
 
+  it('when the basic data fails, says why and still shows the plans', async () => {
+    const { router } = await renderApp('/subscription/plans', {
+      signedIn: true,
+      handlers: {
+        'hydration.getBasicData': () => {
+          throw new ProcedureError('INTERNAL_SERVER_ERROR', 'Database unavailable');
+        },
+        'plans.listPlans': () => [STARTER, GROWTH],
+      },
+    });
+    expect(await screen.findByRole('article', { name: 'Starter' })).toBeInTheDocument();
+    const toast = (await screen.findAllByText('Database unavailable')).find((el) => el.closest('[data-sonner-toast]'));
+    expect(toast?.closest('[data-sonner-toast]')).toHaveAttribute('data-type', 'error');
+    expect(router.state.location.pathname).toBe('/subscription/plans');
+  });
+
+  it('when the server no longer accepts the session, says so and goes to sign in, then back', async () => {
+    const { router } = await renderApp('/subscription/plans?all=true', {
+      signedIn: true,
+      handlers: {
+        'hydration.getBasicData': () => {
+          throw new ProcedureError('UNAUTHORIZED', 'Your session has expired. Please sign in again.');
+        },
+      },
+    });
+    const message = await screen.findByText('Your session has expired. Please sign in again.');
+    expect(message.closest('[data-sonner-toast]')).toHaveAttribute('data-type', 'error');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toEqual({ redirect: '/subscription/plans?all=true' });
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
   it('with all=true asks for every plan and marks the unlisted ones', async () => {
     let listInput: unknown;
     await renderApp('/subscription/plans?all=true', {
