@@ -148,6 +148,30 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     expect(calls[0]).toEqual({ timeframe: '30d', granularity: 'day' });
   });
 
+  it('reads the channel list once an hour, as every other screen does, not again on each visit', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let lists = 0;
+    const { router } = await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: {
+        'metrics.get': (input) => metrics(input as object),
+        'channels.list': () => {
+          lists++;
+          return [];
+        },
+      },
+    });
+    await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    await waitFor(() => expect(lists).toBeGreaterThan(0));
+    const before = lists;
+    await act(() => vi.advanceTimersByTimeAsync(2 * 60_000));
+    await act(() => router.navigate({ to: '/help' }));
+    await act(() => router.navigate({ to: '/dashboard' }));
+    await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(lists).toBe(before);
+  });
+
   it('counts returns, units and orders in the notes in the singular when there is one', async () => {
     const one = { ...totals(2500, 1, 1), returns: 1, returnUnits: 1, fulfilled: 1 };
     await renderApp('/dashboard', {

@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../../../lib/errors.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 import { formatMoney } from '../../../subscription/-components/money.ts';
+import { channelListOptions } from '../../channels/-components/channel-api.ts';
 import { RankingFigure, SeriesFigure } from './metrics-charts.tsx';
 import {
   changeLabel,
@@ -33,7 +34,7 @@ export default function MetricsView({ search }: { search: DashboardSearch }) {
     placeholderData: keepPreviousData,
     refetchInterval: METRICS_POLL_MS,
   });
-  const channels = useQuery(trpc.channels.list.queryOptions());
+  const channels = useQuery(channelListOptions(trpc));
   if (query.isPending) return <MetricsSkeleton />;
   if (query.isError) {
     return (
