@@ -13,6 +13,7 @@ import {
 } from '../lib/auth.ts';
 import { basicDataOptions, HANDLES_UNAUTHORIZED, onBasicDataFailure } from '../lib/basic-data.ts';
 import { notify } from '../lib/toast.ts';
+import { useSidebarVisible } from '../lib/ui-settings.ts';
 import { AccountMenu } from './_app/-components/account-menu.tsx';
 import { ActingBanner } from './_app/-components/acting-banner.tsx';
 import { AppHeader } from './_app/-components/app-header.tsx';
@@ -61,12 +62,14 @@ const NAVBAR_BREAKPOINT = 'sm';
 function AppLayout() {
   const pathname = useLocation({ select: (location) => location.pathname });
   const navbarId = useId();
-  // On a wide screen the navbar is always there, so the header has no toggle (issue 19: a control that
-  // only hid the menu read as a close button). On a phone it covers the page: it starts closed, the
-  // header's toggle opens it, and it closes again after a link is followed.
+  // On a phone the navbar covers the page: it starts closed, the header's burger opens it, and it closes again
+  // after a link is followed. On a wide screen it sits beside the page, shown unless the user hid it (SPEC §3's
+  // sidebar setting, remembered); the header's toggle there is a sidebar icon, not a burger that reads as a
+  // close button (issue 19).
   const [mobileOpen, mobile] = useDisclosure(false);
+  const [sidebarVisible, setSidebarVisible] = useSidebarVisible();
   const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
-  const navbarOpen = isDesktop || mobileOpen;
+  const navbarOpen = isDesktop ? sidebarVisible : mobileOpen;
 
   return (
     <AppShell
@@ -74,7 +77,7 @@ function AppLayout() {
       navbar={{
         width: 240,
         breakpoint: NAVBAR_BREAKPOINT,
-        collapsed: { mobile: !mobileOpen, desktop: false },
+        collapsed: { mobile: !mobileOpen, desktop: !sidebarVisible },
       }}
       padding="md"
     >
@@ -82,7 +85,8 @@ function AppLayout() {
         <AppHeader
           navbarId={navbarId}
           navbarOpen={navbarOpen}
-          onToggleNavbar={isDesktop ? undefined : mobile.toggle}
+          toggle={isDesktop ? 'sidebar' : 'burger'}
+          onToggleNavbar={isDesktop ? () => setSidebarVisible((visible) => !visible) : mobile.toggle}
           accountSlot={
             <>
               <NotificationBell />

@@ -55,16 +55,35 @@ describe('app layout', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('on a wide screen always shows the navigation and has no toggle in the header', async () => {
+  it('on a wide screen shows the navigation beside the page until the user hides it, and remembers that', async () => {
     const narrow = window.matchMedia;
     const wide = (query: string) => ({ ...narrow(query), matches: query === '(min-width: 48em)' });
     vi.spyOn(window, 'matchMedia').mockImplementation(wide);
-    await openDashboard();
+    const { user, unmount } = await openDashboard();
     const header = screen.getByRole('banner');
+    // No burger that reads as a close button here (issue 19): a sidebar toggle that says what it does.
     expect(within(header).queryByRole('button', { name: 'Toggle navigation' })).not.toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(nav).not.toHaveAttribute('inert');
     expect(within(nav).getByRole('link', { name: 'Channels' })).toBeVisible();
+    const hide = within(header).getByRole('button', { name: 'Hide menu' });
+    expect(hide).toHaveAttribute('aria-expanded', 'true');
+    expect(hide).toHaveAttribute('aria-controls', nav.id);
+
+    await user.click(hide);
+    expect(nav).toHaveAttribute('inert');
+    expect(within(header).getByRole('button', { name: 'Show menu' })).toHaveAttribute('aria-expanded', 'false');
+    // Following a link does not bring it back: it stays as the user left it.
+    await user.click(within(header).getByRole('link', { name: 'Switchyard' }));
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveAttribute('inert');
+
+    // Remembered on this device: the next visit starts with it hidden.
+    unmount();
+    await openDashboard();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveAttribute('inert');
+    await user.click(screen.getByRole('button', { name: 'Show menu' }));
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).not.toHaveAttribute('inert');
+    expect(screen.getByRole('button', { name: 'Hide menu' })).toHaveAttribute('aria-expanded', 'true');
   });
 
   it('is usable from the keyboard', async () => {
