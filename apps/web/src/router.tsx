@@ -1,4 +1,4 @@
-import { ROUTE_PRELOAD_STALE_MS } from '@switchyard/contracts';
+import { ROUTE_PRELOAD_CACHE_MS } from '@switchyard/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { RouteErrorPage } from './components/error-page.tsx';
@@ -18,7 +18,8 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     context,
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
-    defaultPreloadStaleTime: ROUTE_PRELOAD_STALE_MS,
+    defaultPreloadStaleTime: ROUTE_PRELOAD_CACHE_MS,
+    defaultPreloadGcTime: ROUTE_PRELOAD_CACHE_MS,
     defaultPendingComponent: FullPageLoader,
     defaultErrorComponent: RouteErrorPage,
     defaultNotFoundComponent: NotFoundPage,

@@ -31,7 +31,8 @@ export const CHANNEL_LIST_CACHE_MS = 1 * HOUR;
 export const RETURNS_CACHE_MS = 5 * MINUTE;
 export const BUFFERS_CACHE_MS = 5 * MINUTE;
 
-export const ROUTE_PRELOAD_STALE_MS = 1000;
+/** SPEC §9 "Route preload cache lifetime 1000 ms": a preloaded route (a hover) is fresh, and kept unused, this long. */
+export const ROUTE_PRELOAD_CACHE_MS = 1000;
 
 /** Exponential backoff for failed queries: 1 s doubling, capped at 30 s. */
 export function retryDelayMs(attemptIndex: number): number {

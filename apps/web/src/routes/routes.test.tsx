@@ -46,6 +46,7 @@ describe('routes', () => {
     const { router } = await renderApp('/dashboard', { signedIn: true });
     expect(router.options.defaultPreload).toBe('intent');
     expect(router.options.defaultPreloadStaleTime).toBe(1000);
+    expect(router.options.defaultPreloadGcTime).toBe(1000);
     expect(router.options.defaultErrorComponent).toBe(RouteErrorPage);
     expect(router.options.defaultNotFoundComponent).toBe(NotFoundPage);
   });
