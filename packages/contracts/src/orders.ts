@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChannelType } from './channels.ts';
+import { GENERIC_LIST_PAGE_SIZE } from './limits.ts';
 import { wholeNumber } from './whole-number.ts';
 
 /**
@@ -313,7 +314,7 @@ export type CommentAddInput = z.input<typeof CommentAddInput>;
 export const CommentListInput = z.object({
   entity_id: z.string().trim().min(1).max(64).optional(),
   type: CommentType.optional(),
-  limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
+  limit: z.coerce.number().int().min(1).max(200).catch(GENERIC_LIST_PAGE_SIZE).default(GENERIC_LIST_PAGE_SIZE),
   page: z.coerce.number().int().min(1).catch(1).default(1),
   sort: z.enum(['id', 'created_at']).catch('id').default('id'),
   order: z
