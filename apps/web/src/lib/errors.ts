@@ -54,3 +54,13 @@ export function isUnauthorized(err: unknown): boolean {
   if (!response) return false;
   return response.status === 401 || (isRecord(response.data) && response.data.code === 401);
 }
+
+/** The HTTP status of a tRPC or REST (axios) failure; undefined for a network error or anything else. */
+export function httpStatusOf(err: unknown): number | undefined {
+  if (err instanceof TRPCClientError) {
+    const data: unknown = err.data;
+    return isRecord(data) && typeof data.httpStatus === 'number' ? data.httpStatus : undefined;
+  }
+  const status = responseOf(err)?.status;
+  return typeof status === 'number' ? status : undefined;
+}

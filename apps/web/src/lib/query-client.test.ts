@@ -1,5 +1,6 @@
+import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient, shouldRetry } from './query-client.ts';
+import { createQueryClient, retryUnlessRefused, shouldRetry } from './query-client.ts';
 
 const unauthorized = Object.assign(new Error('Request failed with status code 401'), {
   response: { status: 401, data: { code: 401, message: 'Session expired' } },
@@ -27,6 +28,19 @@ describe('query client defaults', () => {
       false,
     ]);
     expect(shouldRetry(0, unauthorized)).toBe(false);
+  });
+
+  it('does not ask again what was refused (a 4xx, from tRPC or REST), but retries a failure', () => {
+    const trpcRefusal = new TRPCClientError('No such rule', {
+      result: { error: { data: { httpStatus: 404 } } },
+    } as never);
+    const restRefusal = Object.assign(new Error('Request failed with status code 403'), { response: { status: 403 } });
+    const restFailure = Object.assign(new Error('Request failed with status code 503'), { response: { status: 503 } });
+    expect(retryUnlessRefused(0, trpcRefusal)).toBe(false);
+    expect(retryUnlessRefused(0, restRefusal)).toBe(false);
+    expect(retryUnlessRefused(0, restFailure)).toBe(true);
+    expect(retryUnlessRefused(0, new Error('Network Error'))).toBe(true);
+    expect(retryUnlessRefused(3, restFailure)).toBe(false);
   });
 
   it('runs a failing query four times with the backoff in between', async () => {

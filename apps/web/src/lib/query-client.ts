@@ -1,10 +1,17 @@
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, QUERY_STALE_TIME_MS, retryDelayMs } from '@switchyard/contracts';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isUnauthorized } from './errors.ts';
+import { httpStatusOf, isUnauthorized } from './errors.ts';
 
 /** Retries a failed query up to 3 times (SPEC §9), but never an expired session: that goes to login. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   return !isUnauthorized(error) && failureCount < QUERY_RETRIES;
+}
+
+/** A refusal (4xx) is not asked again: the same question gets the same answer. A failure (5xx, network) is. */
+export function retryUnlessRefused(failureCount: number, error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) return false;
+  return shouldRetry(failureCount, error);
 }
 
 /**

@@ -7,13 +7,8 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { Pager } from '../../../components/pager.tsx';
 import { QueryError } from '../../../components/query-error.tsx';
-import {
-  type LocationsListQuery,
-  locationKeys,
-  locationsRest,
-  retryUnlessRefused,
-  type WireLocation,
-} from './-components/location-api.ts';
+import { retryUnlessRefused } from '../../../lib/query-client.ts';
+import { type LocationsListQuery, locationKeys, locationsRest, type WireLocation } from './-components/location-api.ts';
 
 /** The list's state lives in the address, so a reload or a shared link shows the same page. */
 const LocationsSearch = z.object({

@@ -54,13 +54,6 @@ export function locationOptions(trpc: Trpc, id: string) {
   };
 }
 
-/** A refusal (4xx) is not asked again: the same question gets the same answer. A failure (5xx, network) is. */
-export function retryUnlessRefused(failureCount: number, error: unknown): boolean {
-  const status = (error as { response?: { status?: number } } | null)?.response?.status;
-  if (status !== undefined && status >= 400 && status < 500) return false;
-  return shouldRetry(failureCount, error);
-}
-
 /** After a change: every list and the changed location are read again. */
 export async function refreshLocations(queryClient: QueryClient, trpc: Trpc, id?: string) {
   await Promise.all([

@@ -1,17 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { TRPCClientError } from '@trpc/client';
-import { shouldRetry } from '../../../../lib/query-client.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import type { Trpc } from '../../../../lib/trpc.ts';
 
 export const VERSIONS_PAGE_SIZE = 10;
-
-/** A refusal (4xx) is not asked again: the same question gets the same answer. A failure (5xx, network) is. */
-export function retryUnlessRefused(failureCount: number, error: unknown): boolean {
-  const status =
-    error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
-  if (status !== undefined && status >= 400 && status < 500) return false;
-  return shouldRetry(failureCount, error);
-}
 
 /** The live rule set. */
 export function liveRulesOptions(trpc: Trpc) {

@@ -15,9 +15,9 @@ import { useState } from 'react';
 import { TraceLineView, versionWords } from '../../../../components/routing-trace.tsx';
 import { api } from '../../../../lib/api.ts';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import { notify } from '../../../../lib/toast.ts';
 import { type Trpc, useTRPC } from '../../../../lib/trpc.ts';
-import { retryUnlessRefused } from '../../order-routing/-components/routing-api.ts';
 import { refreshOrders } from './order-api.ts';
 
 // "Why this store" from the stored routing decisions, and what a person can do to an allocation: reject it
