@@ -121,6 +121,18 @@ export async function ingestOrders(
   return out;
 }
 
+/**
+ * A new order's id carries the time it was placed at the channel, not the time we took it in: the orders list
+ * sorts by id (SPEC §2, default `sort_by=id`, newest first), and the 60 days of history imported at connect, or an
+ * order a reconciliation found late, then sit among the others by when they were placed. A time the channel gives
+ * that cannot be read, or one ahead of our clock, is taken as now.
+ */
+function orderIdOf(order: ProviderOrder): string {
+  const placed = Date.parse(order.createdAt);
+  const now = Date.now();
+  return newId('ord', Number.isFinite(placed) && placed > 0 && placed < now ? placed : now);
+}
+
 /** The orders of one transaction, in external id order (see Batch for the locks); a result per external id. */
 async function takeInBatch(
   tx: Tx,
@@ -135,7 +147,7 @@ async function takeInBatch(
   const rows = sorted.map((order) => {
     const store = resolve(order.locationExternalId);
     return {
-      id: newId('ord'),
+      id: orderIdOf(order),
       accountId: channel.accountId,
       channelId: channel.id,
       externalId: order.externalId,

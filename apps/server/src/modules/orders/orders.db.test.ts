@@ -364,6 +364,25 @@ describe('the list', () => {
       totalCapped: false,
     });
   });
+
+  it('lists newest placed first by default, whenever each order was taken in', async () => {
+    const world = await orderWorld(t.services, ['LIST-2'], 50);
+    const placed = [3, 40, 1, 20].map((daysAgo) => new Date(Date.now() - daysAgo * 86_400_000));
+    // Taken in out of order, as a connect's import of history and a late reconciliation do.
+    for (const at of placed)
+      await ingestOrder(t.services, world.channel.shopify, channelOrder(world, 'shopify', { 'LIST-2': 1 }, { at }));
+    const actor = {
+      sessionId: 's',
+      userId: 'u',
+      accountId: world.accountId,
+      authorizationLevel: 'user' as const,
+      superUserRole: null,
+    };
+    const list = await listOrders(t.services.db, actor, { status: -1 });
+    expect(list.results.map((o) => o.placedAt.getTime())).toEqual(
+      placed.map((at) => at.getTime()).sort((a, b) => b - a),
+    );
+  });
 });
 
 describe('never oversell', () => {
