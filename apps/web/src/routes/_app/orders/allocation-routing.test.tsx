@@ -221,6 +221,25 @@ describe('order detail: why this store, reject and reassign', { timeout: 60_000 
     expect(screen.getAllByRole('button', { name: /^Reject / })).toHaveLength(1);
   });
 
+  it('closes the reassign dialog at the first Escape: the location list waits to be opened', async () => {
+    const { user } = await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        'orders.get': () => orderWith([DOWNTOWN]),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions: [initialDecision] }),
+        'routing.locations': () => LOCATIONS,
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Reassign MUG-1 at Downtown Store' }, SLOW));
+    const dialog = await screen.findByRole('dialog', { name: 'Reassign MUG-1 at Downtown Store' });
+    expect(dialog).toHaveTextContent('The 2 units move to the location you choose, if it has them available');
+    await waitFor(() => expect(within(dialog).getByLabelText(/Send from/, { selector: 'input' })).toHaveFocus());
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
+  });
+
   it('reassigns a line by hand, showing a refusal for a location without the stock', async () => {
     let order = orderWith([DOWNTOWN]);
     const asked: unknown[] = [];

@@ -321,8 +321,9 @@ function ReassignForm({
     >
       <Stack gap="md">
         <Text size="sm">
-          The {allocation.quantity} unit{allocation.quantity === 1 ? '' : 's'} move to the location you choose, if it
-          has them available; the stock held at {allocation.locationName ?? 'the current location'} is released.
+          {allocation.quantity === 1 ? 'The unit moves' : `The ${allocation.quantity} units move`} to the location you
+          choose, if it has {allocation.quantity === 1 ? 'it' : 'them'} available; the stock held at{' '}
+          {allocation.locationName ?? 'the current location'} is released.
         </Text>
         <Select
           label="Send from"
@@ -339,6 +340,9 @@ function ReassignForm({
           nothingFoundMessage="No location matches"
           error={locationError ?? (locations.isError ? errorMessage(locations.error) : undefined)}
           data-autofocus
+          // Focused as the dialog opens, it waits for a click, a key or typing to open its list: a list open at
+          // once took the dialog's first Escape.
+          openOnFocus={false}
         />
         <Textarea
           label="Reason (optional)"

@@ -68,7 +68,7 @@ export function LinesSection({ order }: { order: OrderDetail }) {
                         {line.title}
                       </Text>
                       <Group gap="xs">
-                        <Text size="xs" c="dimmed" ff="monospace">
+                        <Text size="xs" c="dimmed" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                           {line.sku ?? 'No SKU'}
                         </Text>
                         {line.unknownSku ? (
