@@ -211,6 +211,36 @@ describe('sign-in and sessions', () => {
     expect(blocked.json().message).toBe(AUTH_MESSAGES.signInThrottled);
   });
 
+  it('lets no more wrong passwords through than the limit when they all arrive at once', async () => {
+    const body = await registerAndConfirm();
+    await t.services.db.insert(authAttempts).values(
+      Array.from({ length: SIGN_IN_FAILURES_PER_HOUR - 5 }, () => ({
+        id: newId('att'),
+        kind: 'sign_in_failure' as const,
+        email: body.email,
+        ip: '203.0.113.10',
+      })),
+    );
+    // 40 guesses sent together with 5 left: at most 5 are tried (on PGlite, which takes them one by one, exactly 5;
+    // on a server, attempts that see each other may all be refused), the rest refused before any is checked.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post('login', { email: body.email, password: `guess number ${i}` })),
+    );
+    const codes = answers.map((res) => res.statusCode);
+    const tried = codes.filter((code) => code === 401).length;
+    expect(tried).toBeLessThanOrEqual(5);
+    expect(codes.filter((code) => code === 429)).toHaveLength(40 - tried);
+    const counted = await t.services.db.select().from(authAttempts).where(eq(authAttempts.email, body.email));
+    expect(counted.filter((row) => row.kind === 'sign_in_failure')).toHaveLength(SIGN_IN_FAILURES_PER_HOUR - 5 + tried);
+  });
+
+  it('does not count a sign-in whose password was right', async () => {
+    const body = await registerAndConfirm();
+    expect((await post('login', { email: body.email, password: body.password })).statusCode).toBe(200);
+    const counted = await t.services.db.select().from(authAttempts).where(eq(authAttempts.email, body.email));
+    expect(counted.filter((row) => row.kind === 'sign_in_failure')).toHaveLength(0);
+  });
+
   it('ends the session on sign-out', async () => {
     const body = await registerAndConfirm();
     const { token } = (await post('login', { email: body.email, password: body.password })).json();

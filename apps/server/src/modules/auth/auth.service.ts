@@ -7,16 +7,17 @@ import {
   MESSAGES,
   type RegisterInput,
 } from '@switchyard/contracts';
-import { and, count, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import { publicUrl } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../trpc/context.ts';
-import { accountSettings, accounts, authAttempts, sessions, users } from '../accounts/accounts.tables.ts';
+import { accountSettings, accounts, sessions, users } from '../accounts/accounts.tables.ts';
 import { dispatchMail, queueMail } from '../mail/mail.service.ts';
 import { modules, systemSettings } from '../settings/settings.tables.ts';
+import { recordAttempt, takeAttempt } from './attempts.ts';
 import { consumeCode, findLiveCode, issueCode } from './codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
@@ -28,6 +29,16 @@ export const SIGN_IN_FAILURES_PER_HOUR = 100;
 export const SIGN_IN_FAILURES_PER_IP_HOUR = 300;
 export const MAIL_REQUESTS_PER_HOUR = 5;
 export const MAIL_REQUESTS_PER_IP_HOUR = 30;
+const SIGN_IN_LIMITS = {
+  perEmail: SIGN_IN_FAILURES_PER_HOUR,
+  perIp: SIGN_IN_FAILURES_PER_IP_HOUR,
+  message: AUTH_MESSAGES.signInThrottled,
+};
+const MAIL_LIMITS = {
+  perEmail: MAIL_REQUESTS_PER_HOUR,
+  perIp: MAIL_REQUESTS_PER_IP_HOUR,
+  message: AUTH_MESSAGES.requestThrottled,
+};
 
 export interface ClientInfo {
   ip: string;
@@ -89,8 +100,7 @@ export async function register(
 
 /** Sends a new confirmation link; answers the same whether or not the address has an unconfirmed account. */
 export async function resendConfirmation(services: Services, email: string, client: ClientInfo): Promise<{ ok: true }> {
-  await throttleMailRequests(services.db, 'confirm_resend', email, client.ip);
-  await recordAttempt(services.db, 'confirm_resend', email, client.ip);
+  await takeAttempt(services.db, 'confirm_resend', email, client.ip, MAIL_LIMITS);
   const [found] = await services.db
     .select({ user: users, account: accounts })
     .from(users)
@@ -143,24 +153,16 @@ export async function confirmRegistration(services: Services, code: string): Pro
 }
 
 export async function login(services: Services, input: LoginInput, client: ClientInfo): Promise<LoginOutput> {
-  const since = new Date(Date.now() - HOUR);
-  const [byEmail, byIp] = await Promise.all([
-    countAttempts(services.db, 'sign_in_failure', { email: input.email }, since),
-    countAttempts(services.db, 'sign_in_failure', { ip: client.ip }, since),
-  ]);
-  if (byEmail >= SIGN_IN_FAILURES_PER_HOUR || byIp >= SIGN_IN_FAILURES_PER_IP_HOUR) {
-    throw new DomainError('TOO_MANY_REQUESTS', AUTH_MESSAGES.signInThrottled);
-  }
+  // Counted as a failure until the password proves right (attempts.ts).
+  const attempt = await takeAttempt(services.db, 'sign_in_failure', input.email, client.ip, SIGN_IN_LIMITS);
   const [found] = await services.db
     .select({ user: users, account: accounts })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.accountId))
     .where(eq(users.email, input.email));
   const ok = await verifyPassword(found?.user.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!found || !ok) {
-    await recordAttempt(services.db, 'sign_in_failure', input.email, client.ip);
-    throw new DomainError('UNAUTHORIZED', AUTH_MESSAGES.wrongCredentials);
-  }
+  if (!found || !ok) throw new DomainError('UNAUTHORIZED', AUTH_MESSAGES.wrongCredentials);
+  await attempt.forget();
   const { user, account } = found;
   const ttlSeconds = services.config.SESSION_TTL_HOURS * 3600;
   const sessionId = newId('ses');
@@ -213,8 +215,7 @@ export async function requestPasswordReset(
   email: string,
   client: ClientInfo,
 ): Promise<{ ok: true }> {
-  await throttleMailRequests(services.db, 'reset_request', email, client.ip);
-  await recordAttempt(services.db, 'reset_request', email, client.ip);
+  await takeAttempt(services.db, 'reset_request', email, client.ip, MAIL_LIMITS);
   const [user] = await services.db.select().from(users).where(eq(users.email, email));
   if (!user) return { ok: true };
   const mailId = await services.db.transaction(async (tx) => {
@@ -299,40 +300,11 @@ export async function verifyCurrentPassword(
   password: string,
   ip = 'session',
 ): Promise<boolean> {
-  const failures = await countAttempts(db, 'sign_in_failure', { email: user.email }, new Date(Date.now() - HOUR));
-  if (failures >= SIGN_IN_FAILURES_PER_HOUR) throw new DomainError('TOO_MANY_REQUESTS', AUTH_MESSAGES.signInThrottled);
+  const attempt = await takeAttempt(db, 'sign_in_failure', user.email, ip, {
+    perEmail: SIGN_IN_FAILURES_PER_HOUR,
+    message: AUTH_MESSAGES.signInThrottled,
+  });
   const ok = await verifyPassword(user.passwordHash, password);
-  if (!ok) await recordAttempt(db, 'sign_in_failure', user.email, ip);
+  if (ok) await attempt.forget();
   return ok;
-}
-
-type AttemptKind = (typeof authAttempts.$inferInsert)['kind'];
-
-async function recordAttempt(db: Db, kind: AttemptKind, email: string, ip: string) {
-  await db.insert(authAttempts).values({ id: newId('att'), kind, email, ip });
-}
-
-async function countAttempts(db: Db, kind: AttemptKind, by: { email?: string; ip?: string }, since: Date) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(authAttempts)
-    .where(
-      and(
-        eq(authAttempts.kind, kind),
-        by.email ? eq(authAttempts.email, by.email) : eq(authAttempts.ip, by.ip ?? ''),
-        gt(authAttempts.createdAt, since),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
-async function throttleMailRequests(db: Db, kind: AttemptKind, email: string, ip: string) {
-  const since = new Date(Date.now() - HOUR);
-  const [byEmail, byIp] = await Promise.all([
-    countAttempts(db, kind, { email }, since),
-    countAttempts(db, kind, { ip }, since),
-  ]);
-  if (byEmail >= MAIL_REQUESTS_PER_HOUR || byIp >= MAIL_REQUESTS_PER_IP_HOUR) {
-    throw new DomainError('TOO_MANY_REQUESTS', AUTH_MESSAGES.requestThrottled);
-  }
 }
