@@ -32,7 +32,7 @@ export const Config = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
-  /** The development mailbox (GET /api/frontend/dev/outbox). Default: on outside production; never with SMTP. */
+  /** The development mailbox (GET /api/frontend/dev/outbox). Default: on outside production on a loopback HOST; never with SMTP. */
   DEV_MAILBOX: bool.optional(),
   MAIL_FROM: z.string().default('Switchyard <no-reply@switchyard.local>'),
   /** Session length, in hours. */
@@ -97,10 +97,18 @@ export const Config = z.object({
 });
 export type Config = z.infer<typeof Config>;
 
-/** Anyone can read the development mailbox, reset links included: never where real mail goes out. */
-export function devMailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'DEV_MAILBOX' | 'NODE_ENV'>): boolean {
+/**
+ * Anyone who reaches the server can read the development mailbox, reset links included: never where real mail goes
+ * out, and by default only outside production on a server that listens on this machine alone (a container's
+ * `HOST=0.0.0.0` without SMTP would otherwise hand anyone a reset link for any account). DEV_MAILBOX=true opens it.
+ */
+export function devMailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'DEV_MAILBOX' | 'NODE_ENV' | 'HOST'>): boolean {
   if (config.SMTP_URL) return false;
-  return config.DEV_MAILBOX ?? config.NODE_ENV !== 'production';
+  return config.DEV_MAILBOX ?? (config.NODE_ENV !== 'production' && isLoopback(config.HOST));
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** The address links in e-mails point at. */

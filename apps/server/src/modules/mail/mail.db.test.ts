@@ -161,4 +161,16 @@ describe('mail delivery', () => {
     expect((await demo.app.inject({ url: '/api/frontend/dev/outbox' })).statusCode).toBe(200);
     await demo.close();
   });
+
+  it('keeps the development mailbox shut on a server others can reach, unless told to open it', async () => {
+    const open = await createTestApp({ env: { NODE_ENV: 'development', HOST: '0.0.0.0' } });
+    expect((await open.app.inject({ url: '/api/frontend/dev/outbox' })).statusCode).toBe(404);
+    await open.close();
+    const local = await createTestApp({ env: { NODE_ENV: 'development', HOST: '127.0.0.1' } });
+    expect((await local.app.inject({ url: '/api/frontend/dev/outbox' })).statusCode).toBe(200);
+    await local.close();
+    const demo = await createTestApp({ env: { NODE_ENV: 'development', HOST: '0.0.0.0', DEV_MAILBOX: 'true' } });
+    expect((await demo.app.inject({ url: '/api/frontend/dev/outbox' })).statusCode).toBe(200);
+    await demo.close();
+  });
 });

@@ -41,13 +41,15 @@ export async function dispatchMail(services: Services, ids: string[]) {
   for (const id of ids) await services.queue.send(MAIL_SEND_JOB, { id }, { singletonKey: id });
 }
 
-/** The job: send one outbox message through SMTP, or, with no SMTP configured, log its links. */
+/** The job: send one outbox message through SMTP, or, with no SMTP configured, log its links (not in production). */
 export async function deliverMail(services: Services, id: string) {
   const [message] = await services.db.select().from(mailMessages).where(eq(mailMessages.id, id));
   if (!message || message.status === 'sent' || message.status === 'stored') return;
   if (!services.config.SMTP_URL) {
+    // The links (a reset code, say) are secrets: a production log keeps only that a message was held.
+    const production = services.config.NODE_ENV === 'production';
     services.logger.info(
-      { mailId: id, to: message.to, subject: message.subject, links: message.links },
+      { mailId: id, to: message.to, subject: message.subject, ...(production ? {} : { links: message.links }) },
       'mail stored in the outbox (no SMTP_URL)',
     );
     await services.db.update(mailMessages).set({ status: 'stored' }).where(eq(mailMessages.id, id));
