@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { readBuildId } from './http/web.ts';
@@ -8,6 +8,7 @@ import { startQueue } from './jobs/queue.ts';
 import { jobDefinitions } from './jobs/registry.ts';
 import { scheduleSweep } from './jobs/sweep.ts';
 import { parseKey } from './lib/crypto.ts';
+import { serializeRequest } from './lib/log-url.ts';
 import { localSecret } from './lib/secrets.ts';
 import { TokenService } from './lib/tokens.ts';
 import { startInventoryWork } from './modules/inventory/inventory.jobs.ts';
@@ -18,15 +19,28 @@ import type { Services } from './services.ts';
 
 export const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-export function createLogger(config: Config): Logger {
-  return pino({
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level: config.LOG_LEVEL,
     // Belt and braces: nothing that authenticates a caller is ever written to the log.
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.token',
+        '*.accessToken',
+        '*.refreshToken',
+        '*.clientSecret',
+        '*.apiKey',
+        '*.credentials',
+      ],
       censor: '[redacted]',
     },
-  });
+    // A request's address without the codes and secrets some carry (lib/log-url.ts).
+    serializers: { req: serializeRequest },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Opens the database (applying migrations) and builds what handlers and jobs are given. */
