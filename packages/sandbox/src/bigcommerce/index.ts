@@ -185,7 +185,7 @@ export const bigcommerceSimulator: ProviderSimulator = (app, ctx) => {
         return { plan: name, quota, windowMs };
       }
       if (action === 'uninstall') {
-        const result = await sim.uninstall(store, clientId, typeof input.url === 'string' ? input.url : undefined);
+        const result = await sim.uninstall(store, clientId);
         if (!result) throw notFound('The app is not installed on this store');
         return result;
       }

@@ -238,13 +238,15 @@ export class BigCommerceSim {
    * callback (a GET with signed_payload_jwt) when the app has one; the app's token and hooks are gone.
    * Null when the app was not installed.
    */
-  async uninstall(store: BcStore, clientId: string, url?: string) {
+  async uninstall(store: BcStore, clientId: string) {
     const installed = [...store.tokens.values()].some((g) => g.clientId === clientId);
     if (!installed) return null;
     this.emit(store, 'store/app/uninstalled', { type: 'store', id: store.storeId });
     for (const [token, grant] of store.tokens) if (grant.clientId === clientId) store.tokens.delete(token);
     for (const [id, hook] of store.hooks) if (hook.clientId === clientId) store.hooks.delete(id);
-    const callback = url ?? this.ctx.options.bigcommerce?.uninstallUrl;
+    // Only the app's registered callback, as BigCommerce does: a control call cannot make the simulator fetch an
+    // address of its choosing.
+    const callback = this.ctx.options.bigcommerce?.uninstallUrl;
     let callbackStatus: number | null = null;
     if (callback) {
       const target = new URL(callback);

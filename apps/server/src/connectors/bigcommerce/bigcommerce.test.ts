@@ -211,8 +211,15 @@ describe('OAuth (single-click app install)', () => {
   it('verifies the load and uninstall callbacks’ signed_payload_jwt', async () => {
     await connectStore('jwtstore');
     received.length = 0;
-    const res = await control('jwtstore', 'uninstall', { url: `${receiverUrl}/bigcommerce/uninstall` });
+    // The app's uninstall callback, as registered in BigCommerce's Developer Portal.
+    sandbox.ctx.options.bigcommerce = {
+      ...sandbox.ctx.options.bigcommerce,
+      uninstallUrl: `${receiverUrl}/bigcommerce/uninstall`,
+    };
+    const res = await control('jwtstore', 'uninstall', { url: `${receiverUrl}/elsewhere` });
     expect(res).toMatchObject({ ok: true, callbackStatus: 200 });
+    // The address a control call names is not fetched: only the registered callback is called.
+    expect(received.some((r) => r.url.startsWith('/elsewhere'))).toBe(false);
     const call = received.find((r) => r.url.startsWith('/bigcommerce/uninstall'));
     expect(call?.method).toBe('GET');
     const jwt = new URL(call?.url as string, receiverUrl).searchParams.get('signed_payload_jwt') as string;
