@@ -1,6 +1,6 @@
 // The channels module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
-import type { ChannelDetail, ChannelSummary } from '@switchyard/contracts';
+import type { ChannelDetail, ChannelSummary, ChannelType } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
@@ -21,14 +21,14 @@ async function trpc(w: World, kind: 'query' | 'mutation', path: string, input: u
   return { status: result.status, body: JSON.stringify(result) };
 }
 
-/** A pending Shopify channel of A, named with the marker. */
-async function createChannel(w: World) {
+/** A pending channel of A (Shopify unless told), named with the marker. */
+async function createChannel(w: World, type: ChannelType = 'shopify') {
   const marker = unique('channel');
   const res = await w.t.app.inject({
     method: 'POST',
     url: '/api/frontend/integration/create',
     headers: w.a.headers,
-    payload: { type: 'shopify', name: marker },
+    payload: { type, name: marker },
   });
   return { id: res.json<ChannelSummary>().id, marker };
 }
@@ -94,12 +94,15 @@ const restOperations = (['v1', 'v2'] as const).flatMap((v): IdTakingOperation[] 
       rest(w, w.b.headers, { method: 'POST', url: `/api/${v}/channels/${id}/actions/inventory-reconcile` }),
     intact: channelIntact,
   },
-  {
-    name: `GET /api/${v}/wrappers/shopify/locations?channel_id=`,
-    create: createChannel,
-    attempt: (w, id) =>
-      rest(w, w.b.headers, { method: 'GET', url: `/api/${v}/wrappers/shopify/locations?channel_id=${id}` }),
-  },
+  // A's channel is of the platform in the path, so the 404 can only come from its account, not the platform check.
+  ...(['shopify', 'bigcommerce', 'square'] as const).map(
+    (platform): IdTakingOperation => ({
+      name: `GET /api/${v}/wrappers/${platform}/locations?channel_id=`,
+      create: (w) => createChannel(w, platform),
+      attempt: (w, id) =>
+        rest(w, w.b.headers, { method: 'GET', url: `/api/${v}/wrappers/${platform}/locations?channel_id=${id}` }),
+    }),
+  ),
   {
     name: `POST /api/${v}/oauth/shopify/generate-redirect-url with A’s channelId`,
     create: createChannel,

@@ -164,6 +164,22 @@ export const orderOwnRowOperations: OwnRowOperation[] = [
     },
   },
   {
+    name: 'GET orders/count filtered by A’s channel_id counts nothing',
+    async run(w) {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      const { id } = await createOrderOfA(w);
+      await w.t.services.db.update(orders).set({ channelId: channel.id, flagged: true }).where(eq(orders.id, id));
+      for (const v of ['frontend', 'v1', 'v2']) {
+        const res = await w.t.app.inject({
+          url: `/api/${v}/orders/count?channel_id=${channel.id}`,
+          headers: v === 'frontend' ? w.b.headers : w.b.apiKeyHeaders,
+        });
+        expect(res.statusCode, v).toBe(200);
+        expect(res.json(), v).toEqual({ total: 0, byStatus: {}, flagged: 0 });
+      }
+    },
+  },
+  {
     name: 'orders.list, orders.count and GET orders show only B’s orders, even searched by A’s number',
     async run(w) {
       const api = trpcOver(w.t.app, w.b.headers);

@@ -1,12 +1,13 @@
 // The returns module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
-import type { Return, ReturnList } from '@switchyard/contracts';
+import { RETURN_MESSAGES, type Return, type ReturnList } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { IdTakingOperation, OwnRowOperation, World } from '../../../test/isolation.ts';
 import { trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
+import { insertChannel } from '../buffers/buffers.fixtures.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { orderLines, orders } from '../orders/orders.tables.ts';
 import { returnItems, returns } from './returns.tables.ts';
@@ -125,6 +126,46 @@ export const returnIdTakingOperations: IdTakingOperation[] = [
 ];
 
 export const returnOwnRowOperations: OwnRowOperation[] = [
+  {
+    name: 'returns.create to A’s location as the return store answers as a store that does not exist',
+    async run(w) {
+      const marker = `Store ${randomBytes(5).toString('hex')}`;
+      const locationOfA = newId('loc');
+      await w.t.services.db
+        .insert(locations)
+        .values({ id: locationOfA, accountId: w.a.accountId, name: marker, storeId: marker });
+      // B's own shipped order: only the return store is A's.
+      const own = await shippedOrderOfA({ ...w, a: w.b, b: w.a });
+      const attempt = (locationId: string) =>
+        trpcOver(w.t.app, w.b.headers).mutation<Return>('returns.create', {
+          order_id: own.id,
+          location_id: locationId,
+          lines: [{ line_id: own.lineId, qty: 1 }],
+        });
+      const res = await attempt(locationOfA);
+      const unknown = await attempt(newId('loc'));
+      expect(unknown.error?.message).toBe(RETURN_MESSAGES.storeNotFound);
+      expect(res.status, JSON.stringify(res)).toBe(unknown.status);
+      expect(res.error?.message).toBe(unknown.error?.message);
+      expect(JSON.stringify(res)).not.toContain(marker);
+      await orderUntouched(w, own.id);
+    },
+  },
+  {
+    name: 'returns.list and v2 GET returns filtered by A’s channel_id find nothing',
+    async run(w) {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      const { id, marker } = await returnOfA(w);
+      await w.t.services.db.update(returns).set({ channelId: channel.id }).where(eq(returns.id, id));
+      const list = await trpcOver(w.t.app, w.b.headers).query<ReturnList>('returns.list', { channel_id: channel.id });
+      expect(list.status).toBe(200);
+      expect(list.data).toMatchObject({ results: [], total: 0 });
+      const res = await w.t.app.inject({ url: `/api/v2/returns?channel_id=${channel.id}`, headers: w.b.apiKeyHeaders });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain(marker);
+      expect(JSON.parse(res.body)).toMatchObject({ results: [], total: 0 });
+    },
+  },
   {
     name: 'returns.list and v2 GET returns show only B’s returns, even searched by A’s return id',
     async run(w) {

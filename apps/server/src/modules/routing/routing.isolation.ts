@@ -159,6 +159,11 @@ export const routingIdTakingOperations: IdTakingOperation[] = [
     attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.allocations', { order_id: id }),
   },
   {
+    name: 'routing.allocations with A’s location',
+    create: byLocation,
+    attempt: (w, id) => trpc(w, w.b.headers, 'query', 'routing.allocations', { location_id: id }),
+  },
+  {
     name: 'routing.reject',
     create: byAllocation,
     attempt: (w, id) => trpc(w, w.b.headers, 'mutation', 'routing.reject', { allocationId: id, reason: 'hijacked' }),

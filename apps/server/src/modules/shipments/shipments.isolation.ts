@@ -7,6 +7,7 @@ import type { IdTakingOperation, World } from '../../../test/isolation.ts';
 import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
+import { locations } from '../locations/locations.tables.ts';
 import { orders } from '../orders/orders.tables.ts';
 import { shipmentPackages, shipments } from './shipments.tables.ts';
 
@@ -64,6 +65,41 @@ async function createShipmentOfA(w: World) {
   return { id, marker };
 }
 
+/** A store of A's with an address to ship from; the id is its store id (what shipments take), the marker its name. */
+async function storeOfA(w: World) {
+  const marker = `Store ${randomBytes(6).toString('hex')}`;
+  const storeId = `S-${randomBytes(6).toString('hex')}`;
+  await w.t.services.db.insert(locations).values({
+    id: newId('loc'),
+    accountId: w.a.accountId,
+    name: marker,
+    storeId,
+    address: { address1: '2 Main St', city: 'Brooklyn', province: 'NY', zip: '11201', country: 'US' },
+  });
+  return { id: storeId, marker };
+}
+
+/**
+ * An open order of B's with a shipping address (so creating a shipment gets as far as the store) and nothing
+ * allocated: were A's store found, the answer would be "nothing to ship", not "no such store".
+ */
+async function orderOfB(w: World) {
+  const id = newId('ord');
+  const now = new Date();
+  await w.t.services.db.insert(orders).values({
+    id,
+    accountId: w.b.accountId,
+    externalId: `ext-${id}`,
+    number: `#B-${id}`,
+    status: 1,
+    currency: 'USD',
+    shippingAddress: { name: 'B', address1: '1 Main St', city: 'Brooklyn', zip: '11201', country: 'US' },
+    placedAt: now,
+    providerUpdatedAt: now,
+  });
+  return id;
+}
+
 const orderOf = async (w: World, shipmentId: string) =>
   (await w.t.services.db.select({ orderId: shipments.orderId }).from(shipments).where(eq(shipments.id, shipmentId)))[0]
     ?.orderId as string;
@@ -94,6 +130,16 @@ export const shipmentIdTakingOperations: IdTakingOperation[] = [
         payload: { packages: [{ weight: 10 }] },
       }),
     intact: shipmentsIntact,
+  },
+  {
+    name: 'POST /api/v2/orders/{id}/shipments with A’s store_id',
+    create: storeOfA,
+    attempt: async (w, storeId) =>
+      rest(w, w.b.apiKeyHeaders, {
+        method: 'POST',
+        url: `/api/v2/orders/${await orderOfB(w)}/shipments`,
+        payload: { packages: [{ weight: 10 }], store_id: storeId },
+      }),
   },
   {
     name: 'POST /api/v2/orders/{id}/shipments/buy',
@@ -127,6 +173,16 @@ export const shipmentIdTakingOperations: IdTakingOperation[] = [
     attempt: async (w, id) =>
       trpc(w, w.b.headers, 'mutation', 'shipments.create', { id: await orderOf(w, id), packages: [{ weight: 4 }] }),
     intact: shipmentsIntact,
+  },
+  {
+    name: 'shipments.create with A’s store_id',
+    create: storeOfA,
+    attempt: async (w, storeId) =>
+      trpc(w, w.b.headers, 'mutation', 'shipments.create', {
+        id: await orderOfB(w),
+        packages: [{ weight: 4 }],
+        store_id: storeId,
+      }),
   },
   {
     name: 'shipments.buy',

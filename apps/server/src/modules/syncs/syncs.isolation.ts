@@ -20,7 +20,7 @@ async function trpc(w: World, kind: 'query' | 'mutation', path: string, input: u
   return { status: result.status, body: JSON.stringify(result) };
 }
 
-/** A finished push run of A with one failed item labelled with the marker. */
+/** A finished push run of A with one failed item labelled with the marker (its channel's id too, to filter by). */
 async function createRun(w: World) {
   const marker = uniqueText('sync-item');
   const { db } = w.t.services;
@@ -34,7 +34,7 @@ async function createRun(w: World) {
   });
   await recordSyncProgress(db, id, w.a.accountId, { succeeded: 0, failures: [{ label: marker, error: marker }] });
   await finishSync(db, id, { message: marker });
-  return { id: String(id), marker };
+  return { id: String(id), marker, channelId: channel.id };
 }
 
 async function runIntact(w: World, id: string) {
@@ -81,6 +81,26 @@ export const syncOwnRowOperations: OwnRowOperation[] = [
       expect((await b.query<SyncTypesOutput>('syncs.types')).data?.total).toBe(listed);
       const viaRest = await w.t.app.inject({ url: '/api/frontend/syncs?limit=200', headers: w.b.headers });
       expect(viaRest.body).not.toContain(a.marker);
+    },
+  },
+  {
+    name: 'syncs.list, syncs.count and GET frontend/syncs filtered by A’s channel_id find nothing',
+    async run(w) {
+      const a = await createRun(w);
+      const b = trpcOver(w.t.app, w.b.headers);
+      const list = await b.query<SyncList>('syncs.list', { channel_id: a.channelId });
+      expect(list.status).toBe(200);
+      expect(list.data).toEqual({ results: [], total: 0 });
+      const count = await b.query<{ total: number }>('syncs.count', { channel_id: a.channelId });
+      expect(count.status).toBe(200);
+      expect(count.data).toEqual({ total: 0 });
+      const viaRest = await w.t.app.inject({
+        url: `/api/frontend/syncs?channel_id=${a.channelId}`,
+        headers: w.b.headers,
+      });
+      expect(viaRest.statusCode).toBe(200);
+      expect(viaRest.body).not.toContain(a.marker);
+      expect(viaRest.json()).toEqual({ results: [], total: 0 });
     },
   },
   {
