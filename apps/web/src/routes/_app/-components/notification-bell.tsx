@@ -11,13 +11,12 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { NOTIFICATION_RECENT_COUNT, NOTIFICATION_TYPE_LABELS, type Notification } from '@switchyard/contracts';
+import { NOTIFICATION_RECENT_COUNT, type Notification } from '@switchyard/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/errors.ts';
 import {
-  NOTIFICATION_COLORS,
   notificationListOptions,
   refreshNotifications,
   timeAgo,
@@ -25,6 +24,7 @@ import {
 } from '../../../lib/notifications.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
+import { NotificationTypeBadge } from './notification-type-badge.tsx';
 
 function BellIcon() {
   return (
@@ -149,9 +149,7 @@ export function NotificationBell() {
                   {n.body}
                 </Text>
                 <Group gap={6}>
-                  <Badge size="xs" variant="light" color={NOTIFICATION_COLORS[n.type]}>
-                    {NOTIFICATION_TYPE_LABELS[n.type]}
-                  </Badge>
+                  <NotificationTypeBadge type={n.type} />
                   <Text size="xs" c="dimmed">
                     {timeAgo(n.lastAt)}
                     {n.count > 1 ? ` · ${n.count} times` : ''}

@@ -12,12 +12,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import {
-  NOTIFICATION_TYPE_LABELS,
-  type Notification,
-  NotificationsSearch,
-  PAGE_SIZE_OPTIONS,
-} from '@switchyard/contracts';
+import { type Notification, NotificationsSearch, PAGE_SIZE_OPTIONS } from '@switchyard/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { type KeyboardEvent, useRef } from 'react';
@@ -25,14 +20,10 @@ import { Pager } from '../../../components/pager.tsx';
 import { QueryError } from '../../../components/query-error.tsx';
 import { errorMessage } from '../../../lib/errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import {
-  NOTIFICATION_COLORS,
-  notificationListOptions,
-  refreshNotifications,
-  timeAgo,
-} from '../../../lib/notifications.ts';
+import { notificationListOptions, refreshNotifications, timeAgo } from '../../../lib/notifications.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
+import { NotificationTypeBadge } from '../-components/notification-type-badge.tsx';
 import { NotificationSettingsCard } from './-components/notification-settings.tsx';
 
 const SEARCH_DEFAULTS = NotificationsSearch.parse({});
@@ -212,13 +203,12 @@ function NotificationRow({ n, onOpen, onRead }: { n: Notification; onOpen: () =>
                 {n.title}
               </Text>
             </Group>
-            <Text size="sm" c="dimmed">
+            {/* Unread rows are tinted: their message keeps the text colour, which reads on the tint in both modes. */}
+            <Text size="sm" c={unread ? undefined : 'dimmed'}>
               {n.body}
             </Text>
             <Group gap={6}>
-              <Badge size="xs" variant="light" color={NOTIFICATION_COLORS[n.type]}>
-                {NOTIFICATION_TYPE_LABELS[n.type]}
-              </Badge>
+              <NotificationTypeBadge type={n.type} />
               <Text size="xs" c="dimmed" title={formatDateTime(n.lastAt.toISOString())}>
                 {timeAgo(n.lastAt)}
                 {n.count > 1 ? ` · happened ${n.count} times` : ''}
