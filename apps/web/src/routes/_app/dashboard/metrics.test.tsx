@@ -98,6 +98,7 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
       },
     });
     const sales = await screen.findByRole('region', { name: 'Sales' }, { timeout: 15_000 });
+    expect(screen.getByText(/^Last 30 days \(Oct 28 – Nov 26, 2026, Europe\/Paris\)\./)).toBeInTheDocument();
     expect(within(sales).getByText(money(12_345))).toBeInTheDocument();
     expect(within(sales).getByText('+23% vs previous')).toBeInTheDocument();
     expect(within(sales).getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/orders?status=-1');
@@ -222,6 +223,28 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
         /--mantine-color-gray-\d/.test(series.innerHTML) ? 'Previous period' : label,
       );
       expect(drawn, figure).toEqual([label, 'Previous period']);
+    }
+  });
+
+  it('leaves a gap in the average order value where a day had no orders, instead of a fall to nothing', async () => {
+    sizeCharts();
+    const m = metrics();
+    const [point] = m.series as [Metrics['series'][number]];
+    const empty = { ...point, sales: 0, orders: 0, units: 0, averageOrderValue: 0, previousOrders: 0 };
+    const series = [
+      { ...point, period: '2026-11-23' },
+      { ...empty, period: '2026-11-24', previousAverageOrderValue: 0, previousSales: 0 },
+      { ...point, period: '2026-11-25' },
+    ];
+    await renderApp('/dashboard', {
+      signedIn: { status: 'active' },
+      handlers: { 'metrics.get': () => ({ ...m, series }), 'channels.list': () => [] },
+    });
+    const region = await screen.findByRole('region', { name: 'Average order value' }, { timeout: 15_000 });
+    await waitFor(() => expect(region.querySelectorAll('path.recharts-line-curve').length).toBeGreaterThan(0));
+    // Two pieces of line (two moves of the pen) for this period and for the previous one, not one line through 0.
+    for (const curve of region.querySelectorAll('path.recharts-line-curve')) {
+      expect(curve.getAttribute('d')?.match(/M/g)).toHaveLength(2);
     }
   });
 

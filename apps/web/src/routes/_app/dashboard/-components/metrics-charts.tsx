@@ -84,7 +84,8 @@ export function SeriesFigure({
       {chart === 'area' ? (
         <AreaChart {...common} curveType="monotone" withDots={false} fillOpacity={0.15} />
       ) : chart === 'line' ? (
-        <LineChart {...common} withDots={false} />
+        // Gaps (a bucket without a value) stay gaps; small dots keep a value between two gaps in sight.
+        <LineChart {...common} connectNulls={false} dotProps={{ r: 2 }} activeDotProps={{ r: 4 }} />
       ) : (
         <BarChart {...common} />
       )}

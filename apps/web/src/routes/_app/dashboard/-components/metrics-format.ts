@@ -14,6 +14,20 @@ export function periodLabel(period: string, granularity: DashboardSearch['granul
   return `${month} ${Number(d)}`;
 }
 
+/**
+ * The window's first and last day as the rest of the app writes dates: "Oct 30 – Nov 28, 2026", or
+ * "Dec 1, 2025 – Nov 28, 2026" across a year's end. The days are the account's, as the server sent them.
+ */
+export function dayRangeLabel(from: string, to: string): string {
+  const day = (value: string) => {
+    const [y, m, d] = value.split('-');
+    return { y: String(y), text: `${MONTHS[Number(m) - 1] ?? m} ${Number(d)}` };
+  };
+  const a = day(from);
+  const b = day(to);
+  return a.y === b.y ? `${a.text} – ${b.text}, ${b.y}` : `${a.text}, ${a.y} – ${b.text}, ${b.y}`;
+}
+
 /** Change against the previous period, as "+12%" / "−5%"; null when there was nothing to compare with. */
 export function changeLabel(value: number | null, previous: number | null): string | null {
   if (value === null || previous === null || previous === 0) return null;

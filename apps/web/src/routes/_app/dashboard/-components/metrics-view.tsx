@@ -12,6 +12,7 @@ import { RankingFigure, SeriesFigure } from './metrics-charts.tsx';
 import {
   changeLabel,
   countLabel,
+  dayRangeLabel,
   durationLabel,
   percentLabel,
   periodLabel,
@@ -70,6 +71,9 @@ function Figures({
     label: periodLabel(p.period, granularity),
     fulfillmentHours: p.fulfillmentSeconds === null ? null : Math.round((p.fulfillmentSeconds / 3600) * 10) / 10,
     returnsRate: p.units > 0 ? Math.round((p.returnUnits / p.units) * 1000) / 10 : 0,
+    // A bucket without orders has no average: a gap in the line, not a fall to nothing.
+    averageOrderValue: p.orders > 0 ? p.averageOrderValue : null,
+    previousAverageOrderValue: p.previousOrders > 0 ? p.previousAverageOrderValue : null,
   }));
   const xTicks = xAxisTicks(
     data.map((row) => row.label),
@@ -77,7 +81,7 @@ function Figures({
   );
   const { totals, previousTotals: prev } = m;
   const nothingSold = totals.orders === 0 && prev.orders === 0;
-  const period = `${TIMEFRAME_LABELS[m.timeframe]} (${m.from} – ${m.to}, ${m.timezone})`;
+  const period = `${TIMEFRAME_LABELS[m.timeframe]} (${dayRangeLabel(m.from, m.to)}, ${m.timezone})`;
   const ordersLink = <ListLink {...ORDERS_LIST}>Orders</ListLink>;
   return (
     <Stack gap="md">
