@@ -14,6 +14,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   CHANNEL_LABELS,
   namedAfterType,
@@ -258,19 +259,22 @@ interface OrderTableProps {
 }
 
 /**
- * Below this width the list scrolls sideways (a phone). Beside the navigation at a 1280 px window the table has
- * about 1008 px, so it must fit in less: the customer column gives way (truncated, whole text in its title).
+ * On a wide screen the list scrolls sideways below this width. Beside the navigation at a 1280 px window the table
+ * has about 1008 px, so it must fit in less: the customer column gives way (truncated, whole text in its title).
+ * On a phone it shows the order (with its day), the customer, the status and the total, and needs no scrolling.
  */
 const ORDERS_TABLE_MIN_WIDTH = 860;
+const WIDE = 'sm';
 
 /** A channel's name ends in "…" past this width (a second line pushed every row of its page down). */
 const CHANNEL_WIDTH = 'clamp(140px, 16vw, 280px)';
 
 /** The customer's name and e-mail end in "…" past this width; it grows with the window up to a point. */
-const CUSTOMER_WIDTH = 'clamp(160px, 22vw, 420px)';
+const CUSTOMER_WIDTH = 'clamp(110px, 22vw, 420px)';
 
 function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
-  const header = (column: SortKey, label: string, align: 'left' | 'right' = 'left') => {
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const header = (column: SortKey, label: string, align: 'left' | 'right' = 'left', visibleFrom?: typeof WIDE) => {
     const active = search.sort_by === column;
     // A first click sorts descending (newest, largest first); another click on the same column turns it round.
     const next = active && search.sort === 'desc' ? 'asc' : 'desc';
@@ -279,6 +283,7 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
         scope="col"
         aria-sort={active ? (search.sort === 'asc' ? 'ascending' : 'descending') : 'none'}
         style={{ textAlign: align, whiteSpace: 'nowrap' }}
+        visibleFrom={visibleFrom}
       >
         <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm" style={{ whiteSpace: 'nowrap' }}>
           {label}{' '}
@@ -290,19 +295,19 @@ function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
     );
   };
   return (
-    <Table.ScrollContainer minWidth={ORDERS_TABLE_MIN_WIDTH}>
+    <Table.ScrollContainer minWidth={wide ? ORDERS_TABLE_MIN_WIDTH : 0}>
       <Table striped highlightOnHover aria-label="Orders" aria-busy={busy} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             {header('number', 'Order')}
-            {header('placed_at', 'Placed')}
+            {header('placed_at', 'Placed', 'left', WIDE)}
             {/* One cell for where the order came from and how it leaves: two columns did not fit beside the menu. */}
-            <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }}>
+            <Table.Th scope="col" style={{ whiteSpace: 'nowrap' }} visibleFrom={WIDE}>
               Channel / Fulfillment
             </Table.Th>
             {header('customer', 'Customer')}
             {header('status', 'Status')}
-            <Table.Th scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+            <Table.Th scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }} visibleFrom={WIDE}>
               Items
             </Table.Th>
             {header('total', 'Total', 'right')}
@@ -335,8 +340,12 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
           </Anchor>
           {order.flagged ? <FlaggedBadge /> : null}
         </Group>
+        {/* On a phone the Placed column is not there: the day stands under the number. */}
+        <Text size="xs" c="dimmed" hiddenFrom={WIDE} style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(order.placedAt)}
+        </Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom={WIDE}>
         {/* The date over the time: one line of "Nov 27, 2026, 10:24 PM" wrapped anyway, at a random place. */}
         <time dateTime={order.placedAt.toISOString()} style={{ display: 'flex', flexDirection: 'column' }}>
           <Text span size="sm">
@@ -347,7 +356,7 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
           </Text>
         </time>
       </Table.Td>
-      <Table.Td>
+      <Table.Td visibleFrom={WIDE}>
         <Stack gap={4} align="flex-start" maw={CHANNEL_WIDTH}>
           {order.channel ? (
             <Text size="sm" truncate="end" title={order.channel.name} maw="100%">
@@ -384,7 +393,9 @@ function OrderRow({ order, search }: { order: OrderSummary; search: OrdersSearch
       <Table.Td>
         <OrderStatusBadge status={order.status} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{order.itemCount.toLocaleString()}</Table.Td>
+      <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }} visibleFrom={WIDE}>
+        {order.itemCount.toLocaleString()}
+      </Table.Td>
       <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
         {formatMoney(order.total, order.currency)}
       </Table.Td>

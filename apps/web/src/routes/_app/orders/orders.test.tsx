@@ -12,6 +12,7 @@ import {
 } from '@switchyard/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { formatDate } from '../../../lib/format.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
@@ -138,7 +139,38 @@ describe('orders list', { timeout: 30_000 }, () => {
     expect(within(other as HTMLElement).getByText('Shopify')).toBeInTheDocument();
   });
 
+  it('on a phone shows the order with its day, the customer, the status and the total, without scrolling', async () => {
+    const order = orderOf(1, { customerName: 'Grace Hopper' });
+    await renderApp('/orders', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.list': (): OrderList => ({ results: [order], total: 1, totalCapped: false, limit: 25, offset: 0 }),
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Orders' }, SLOW);
+    const scroll = table.closest('.mantine-TableScrollContainer-scrollContainer') as HTMLElement;
+    expect(scroll.style.getPropertyValue('--table-min-width')).toBe('0rem');
+    // Placed, where it came from and the item count are left to wider screens (Mantine's responsive classes).
+    const headers = within(table).getAllByRole('columnheader');
+    const shown = headers.filter((th) => !th.classList.contains('mantine-visible-from-sm'));
+    expect(shown.map((th) => th.textContent?.replace(/[↕▲▼]/g, '').trim())).toEqual([
+      'Order',
+      'Customer',
+      'Status',
+      'Total',
+    ]);
+    const [, row] = within(table).getAllByRole('row') as HTMLElement[];
+    const day = within(row as HTMLElement).getByText(formatDate(order.placedAt), { selector: 'p' });
+    expect(day).toHaveClass('mantine-hidden-from-sm');
+  });
+
   it('fits its columns beside the navigation of a 1280 px window: headers on one line, the customer cut short', async () => {
+    const narrow = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
+      ...narrow(query),
+      matches: query === '(min-width: 48em)',
+    }));
     const long = orderOf(1, {
       customerName: 'Bartholomew Fitzgerald-Worthington III',
       customerEmail: 'bart.fitzgerald.worthington@some-very-long-domain.example.com',
