@@ -140,7 +140,6 @@ export async function topSkus(db: Db, accountId: string, from: string, to: strin
   return rows.map((r) => ({ sku: String(r.sku), units: n(r.units), sales: n(r.sales) }));
 }
 
-/** Out of stock: available to sell (on hand − reserved, over every location) at 0 or below; low: 1 to the threshold. */
 /**
  * Out of stock: available to sell (on hand − reserved, over every location) at 0 or below; low: 1 to the
  * merchant's low-stock threshold (settings.stock.ts), read in the same query.

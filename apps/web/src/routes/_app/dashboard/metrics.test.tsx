@@ -132,9 +132,10 @@ describe('dashboard figures', { timeout: 60_000 }, () => {
     expect(new URL(shipped.getAttribute('href') ?? '', 'http://x').searchParams.get('filter')).toBe(
       JSON.stringify({ scope: 'shipped' }),
     );
-    expect(
-      within(screen.getByRole('region', { name: 'Stock health' })).getByText('2 out of stock'),
-    ).toBeInTheDocument();
+    const stock = screen.getByRole('region', { name: 'Stock health' });
+    expect(within(stock).getByText('2 out of stock')).toBeInTheDocument();
+    // Notifications are per location; the dashboard says its count is not.
+    expect(within(stock).getByText('Counted over all your locations together.')).toBeInTheDocument();
     const sync = screen.getByRole('region', { name: 'Sync health' });
     expect(within(sync).getByText(/4 failed items today in 1 run/)).toBeInTheDocument();
     // The last push in the app's own date format (medium date, short time), as on every other screen.

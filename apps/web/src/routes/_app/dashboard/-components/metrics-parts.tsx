@@ -118,6 +118,10 @@ export function StockFigure({ m, productsChannelId }: { m: Metrics; productsChan
               Sell-through: <strong>{percentLabel(stock.sellThrough)}</strong> ({countLabel(m.totals.units)} sold,{' '}
               {countLabel(stock.onHand)} on hand)
             </Text>
+            {/* Notifications speak of each location: a SKU out at one store and in stock at another is in stock here. */}
+            <Text size="xs" c="dimmed">
+              Counted over all your locations together.
+            </Text>
           </Stack>
         </Group>
       )}
