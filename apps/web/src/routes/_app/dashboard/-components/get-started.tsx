@@ -158,7 +158,11 @@ function Checklist({ steps }: { steps: ChecklistStep[] }) {
         <Text size="sm" c="dimmed">
           {progressLabel}
         </Text>
-        {done === steps.length ? <Badge color="teal">All set</Badge> : null}
+        {done === steps.length ? (
+          <Badge color="teal" autoContrast>
+            All set
+          </Badge>
+        ) : null}
       </Group>
       <Progress value={(done / steps.length) * 100} aria-label={progressLabel} size="sm" />
       <List spacing="sm" listStyleType="none" aria-label="Setup steps">
@@ -174,7 +178,8 @@ function Checklist({ steps }: { steps: ChecklistStep[] }) {
                   {step.label}
                 </Text>
               )}
-              <Text span size="xs" c={step.done ? 'teal' : 'dimmed'}>
+              {/* Teal text on white read at 2.5:1; the struck-through label and the check already say it is done. */}
+              <Text span size="xs" c="dimmed">
                 {step.done ? '(done)' : '(to do)'}
               </Text>
             </Group>
