@@ -539,11 +539,8 @@ describe('orders, shipments, refunds and webhooks', () => {
     const tok = await token(hash);
     await call(hash, tok, 'POST', '/v3/hooks', { scope: 'store/app/uninstalled', destination: `${receiverUrl}/bye` });
     received.length = 0;
-    const res = await fetch(`${sandbox.url}/_control/bigcommerce/${hash}/uninstall`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${receiverUrl}/uninstall` }),
-    });
+    sandbox.ctx.options.bigcommerce = { ...sandbox.ctx.options.bigcommerce, uninstallUrl: `${receiverUrl}/uninstall` };
+    const res = await fetch(`${sandbox.url}/_control/bigcommerce/${hash}/uninstall`, { method: 'POST' });
     expect(await res.json()).toEqual({ ok: true, callbackStatus: 200 });
     await settle();
     expect(received.find((r) => r.url === '/bye')?.body).toContain('"scope":"store/app/uninstalled"');

@@ -420,11 +420,12 @@ describe('BigCommerce', () => {
   });
 
   it('disconnects on the uninstall webhook and callback, and e-mails the merchant once', async () => {
-    const res = await fetch(`${sandbox.url}/_control/bigcommerce/demo/uninstall`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${relay.url}/webhooks/bigcommerce/uninstall` }),
-    });
+    // The app's uninstall callback, as registered in BigCommerce's Developer Portal.
+    sandbox.ctx.options.bigcommerce = {
+      ...sandbox.ctx.options.bigcommerce,
+      uninstallUrl: `${relay.url}/webhooks/bigcommerce/uninstall`,
+    };
+    const res = await fetch(`${sandbox.url}/_control/bigcommerce/demo/uninstall`, { method: 'POST' });
     expect(res.status, await res.text()).toBe(200);
     await settleWebhooks();
     const callback = relay.received.find((r) => r.url.startsWith('/webhooks/bigcommerce/uninstall?'));
