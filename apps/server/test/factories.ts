@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountStatus } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import { newId } from '../src/lib/ids.ts';
-import { accounts, users } from '../src/modules/accounts/accounts.tables.ts';
+import { accounts, authAttempts, users } from '../src/modules/accounts/accounts.tables.ts';
 import { login } from '../src/modules/auth/auth.service.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
 import type { Services } from '../src/services.ts';
@@ -56,4 +56,11 @@ export async function createSignedInAccount(services: Services, options: Account
 
 export async function setAccountStatus(services: Services, accountId: string, status: AccountStatus) {
   await services.db.update(accounts).set({ status }).where(eq(accounts.id, accountId));
+}
+
+/** `count` failed sign-ins for an address this hour, as the throttle counts them (attempts.ts). */
+export async function seedSignInFailures(services: Services, email: string, count: number, ip = '203.0.113.9') {
+  await services.db
+    .insert(authAttempts)
+    .values(Array.from({ length: count }, () => ({ id: newId('att'), kind: 'sign_in_failure' as const, email, ip })));
 }

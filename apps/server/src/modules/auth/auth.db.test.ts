@@ -2,7 +2,7 @@ import { AUTH_MESSAGES, FORM_MESSAGES, MESSAGES } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
-import { newId } from '../../lib/ids.ts';
+import { seedSignInFailures } from '../../../test/factories.ts';
 import { accounts, authAttempts, authCodes, users } from '../accounts/accounts.tables.ts';
 import { SIGN_IN_FAILURES_PER_HOUR } from './auth.service.ts';
 
@@ -197,14 +197,7 @@ describe('sign-in and sessions', () => {
 
   it(`refuses sign-in after ${SIGN_IN_FAILURES_PER_HOUR} failures in an hour, even with the right password`, async () => {
     const body = await registerAndConfirm();
-    await t.services.db.insert(authAttempts).values(
-      Array.from({ length: SIGN_IN_FAILURES_PER_HOUR - 1 }, () => ({
-        id: newId('att'),
-        kind: 'sign_in_failure' as const,
-        email: body.email,
-        ip: '203.0.113.9',
-      })),
-    );
+    await seedSignInFailures(t.services, body.email, SIGN_IN_FAILURES_PER_HOUR - 1, '203.0.113.9');
     expect((await post('login', { email: body.email, password: 'wrong again!' })).statusCode).toBe(401);
     const blocked = await post('login', { email: body.email, password: body.password });
     expect(blocked.statusCode).toBe(429);
@@ -213,14 +206,7 @@ describe('sign-in and sessions', () => {
 
   it('lets no more wrong passwords through than the limit when they all arrive at once', async () => {
     const body = await registerAndConfirm();
-    await t.services.db.insert(authAttempts).values(
-      Array.from({ length: SIGN_IN_FAILURES_PER_HOUR - 5 }, () => ({
-        id: newId('att'),
-        kind: 'sign_in_failure' as const,
-        email: body.email,
-        ip: '203.0.113.10',
-      })),
-    );
+    await seedSignInFailures(t.services, body.email, SIGN_IN_FAILURES_PER_HOUR - 5, '203.0.113.10');
     // 40 guesses sent together with 5 left: at most 5 are tried (on PGlite, which takes them one by one, exactly 5;
     // on a server, attempts that see each other may all be refused), the rest refused before any is checked.
     const answers = await Promise.all(

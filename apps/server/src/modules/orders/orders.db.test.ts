@@ -29,6 +29,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The account's merchant, as the services see a signed-in user. */
+const merchantOf = (world: { accountId: string }): Actor => ({
+  sessionId: 's',
+  userId: 'u',
+  accountId: world.accountId,
+  authorizationLevel: 'user',
+  superUserRole: null,
+});
+
 const allocationsOf = (orderId: string) =>
   t.services.db.select().from(orderAllocations).where(eq(orderAllocations.orderId, orderId));
 const orderRow = async (orderId: string) =>
@@ -254,13 +263,7 @@ describe('a cancel made here, written back to a channel that restocks', () => {
   it('pushes the channel again when its restock lands on top of our release (met by the claim, yet over)', async () => {
     const world = await orderWorld(t.services, ['JAC-1'], 10);
     const shopify = world.channel.shopify;
-    const actor: Actor = {
-      sessionId: 'test',
-      userId: 'test',
-      accountId: world.accountId,
-      authorizationLevel: 'user',
-      superUserRole: null,
-    };
+    const actor = merchantOf(world);
     const at = new Date(Date.now() - 10_000);
     const { orderId } = await ingestOrder(t.services, shopify, channelOrder(world, 'shopify', { 'JAC-1': 2 }, { at }));
     // Shopify took the 2 itself (10 → 8): met by the order, not counted again.
@@ -292,13 +295,7 @@ describe('a cancel made here, written back to a channel that restocks', () => {
 describe('status changes and cancel', () => {
   it('allows only the transitions of the table, names both statuses when it refuses, and cancels by its own call', async () => {
     const world = await orderWorld(t.services, ['ST-1'], 5);
-    const actor = {
-      sessionId: 's',
-      userId: 'u',
-      accountId: world.accountId,
-      authorizationLevel: 'user' as const,
-      superUserRole: null,
-    };
+    const actor = merchantOf(world);
     const { orderId } = await ingestOrder(
       t.services,
       world.channel.shopify,
@@ -347,13 +344,7 @@ describe('the list', () => {
     const world = await orderWorld(t.services, ['LIST-1'], 50);
     for (let i = 0; i < 6; i++)
       await ingestOrder(t.services, world.channel.shopify, channelOrder(world, 'shopify', { 'LIST-1': 1 }));
-    const actor = {
-      sessionId: 's',
-      userId: 'u',
-      accountId: world.accountId,
-      authorizationLevel: 'user' as const,
-      superUserRole: null,
-    };
+    const actor = merchantOf(world);
     const exact = await listOrders(t.services.db, actor, { limit: 2 });
     expect(exact).toMatchObject({ total: 6, totalCapped: false });
     expect(exact.results).toHaveLength(2);
@@ -371,13 +362,7 @@ describe('the list', () => {
     // Taken in out of order, as a connect's import of history and a late reconciliation do.
     for (const at of placed)
       await ingestOrder(t.services, world.channel.shopify, channelOrder(world, 'shopify', { 'LIST-2': 1 }, { at }));
-    const actor = {
-      sessionId: 's',
-      userId: 'u',
-      accountId: world.accountId,
-      authorizationLevel: 'user' as const,
-      superUserRole: null,
-    };
+    const actor = merchantOf(world);
     const list = await listOrders(t.services.db, actor, { status: -1 });
     expect(list.results.map((o) => o.placedAt.getTime())).toEqual(
       placed.map((at) => at.getTime()).sort((a, b) => b - a),

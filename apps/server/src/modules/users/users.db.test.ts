@@ -2,10 +2,15 @@ import { ACCOUNT_MESSAGES, AUTH_MESSAGES, type PublicUser, type UserSettings } f
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
-import { createAccount, createSignedInAccount, signIn, TEST_PASSWORD } from '../../../test/factories.ts';
+import {
+  createAccount,
+  createSignedInAccount,
+  seedSignInFailures,
+  signIn,
+  TEST_PASSWORD,
+} from '../../../test/factories.ts';
 import { trpcOver } from '../../../test/trpc.ts';
-import { newId } from '../../lib/ids.ts';
-import { authAttempts, authCodes, users } from '../accounts/accounts.tables.ts';
+import { authCodes, users } from '../accounts/accounts.tables.ts';
 import { SIGN_IN_FAILURES_PER_HOUR } from '../auth/auth.service.ts';
 import { hashCode } from '../auth/codes.ts';
 import { mailMessages } from '../mail/mail.tables.ts';
@@ -45,14 +50,7 @@ describe('the signed-in user profile', () => {
 
   it('counts wrong current passwords with failed sign-ins and stops guessing at the limit', async () => {
     const owner = await createSignedInAccount(t.services);
-    await t.services.db.insert(authAttempts).values(
-      Array.from({ length: SIGN_IN_FAILURES_PER_HOUR - 1 }, () => ({
-        id: newId('att'),
-        kind: 'sign_in_failure' as const,
-        email: owner.email,
-        ip: '198.51.100.7',
-      })),
-    );
+    await seedSignInFailures(t.services, owner.email, SIGN_IN_FAILURES_PER_HOUR - 1, '198.51.100.7');
     const api = trpcOver(t.app, owner.headers);
     const wrong = await api.mutation('users.changePassword', {
       currentPassword: 'guess number 100',

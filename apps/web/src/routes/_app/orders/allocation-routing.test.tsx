@@ -103,15 +103,19 @@ const row = (a: Allocation): AllocationRow => ({
   updatedAt: T0,
 });
 
+/** The order page's reads: the order, no comments, its routing decisions, and the locations a reassign offers. */
+const orderPage = (order: () => OrderDetail, decisions: () => RoutingDecision[] = () => [initialDecision]) => ({
+  'orders.get': order,
+  'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+  'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions: decisions() }),
+  'routing.locations': () => LOCATIONS,
+});
+
 describe('order detail: why this store, reject and reassign', { timeout: 60_000 }, () => {
   it('explains each allocation from the stored decision, with every location and rule on request', async () => {
     const { user } = await renderApp('/orders/ord_1', {
       signedIn: true,
-      handlers: {
-        'orders.get': () => orderWith([DOWNTOWN]),
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-        'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions: [initialDecision] }),
-      },
+      handlers: orderPage(() => orderWith([DOWNTOWN])),
     });
     const lines = await screen.findByRole('table', { name: 'Lines' }, SLOW);
     expect(await within(lines).findByText(TRACE_LINE.explanation, {}, SLOW)).toBeInTheDocument();
@@ -132,11 +136,10 @@ describe('order detail: why this store, reject and reassign', { timeout: 60_000 
     const rejected: unknown[] = [];
     const { user } = await renderApp('/orders/ord_1', {
       signedIn: true,
-      handlers: {
-        'orders.get': () => order,
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-        'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions }),
-      },
+      handlers: orderPage(
+        () => order,
+        () => decisions,
+      ),
       rest: {
         'POST /api/frontend/shipping/updateLocationOrderItem': (input) => {
           rejected.push(input);
@@ -224,12 +227,7 @@ describe('order detail: why this store, reject and reassign', { timeout: 60_000 
   it('closes the reassign dialog at the first Escape: the location list waits to be opened', async () => {
     const { user } = await renderApp('/orders/ord_1', {
       signedIn: true,
-      handlers: {
-        'orders.get': () => orderWith([DOWNTOWN]),
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-        'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions: [initialDecision] }),
-        'routing.locations': () => LOCATIONS,
-      },
+      handlers: orderPage(() => orderWith([DOWNTOWN])),
     });
     await user.click(await screen.findByRole('button', { name: 'Reassign MUG-1 at Downtown Store' }, SLOW));
     const dialog = await screen.findByRole('dialog', { name: 'Reassign MUG-1 at Downtown Store' });
@@ -245,12 +243,7 @@ describe('order detail: why this store, reject and reassign', { timeout: 60_000 
     const asked: unknown[] = [];
     const { user } = await renderApp('/orders/ord_1', {
       signedIn: true,
-      handlers: {
-        'orders.get': () => order,
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-        'routing.decisions': (): OrderRoutingDecisions => ({ orderId: 'ord_1', decisions: [initialDecision] }),
-        'routing.locations': () => LOCATIONS,
-      },
+      handlers: orderPage(() => order),
       rest: {
         'POST /api/frontend/shipping/updateLocationOrderItem': (input) => {
           asked.push(input);
