@@ -21,6 +21,14 @@ describe('what a request log says of an address', () => {
       '/webhooks/bigcommerce/uninstall?signed_payload_jwt=[redacted]',
     );
     expect(loggableUrl('/x?Code=1&%63ode=2&search=code')).toBe('/x?Code=[redacted]&%63ode=[redacted]&search=code');
+    // A confirmation code checked by a tRPC query travels in its input; other procedures' inputs are kept.
+    expect(loggableUrl('/api/trpc/auth.checkConfirmationCode?input=%7B%22code%22%3A%22k3J%22%7D')).toBe(
+      '/api/trpc/auth.checkConfirmationCode?input=[redacted]',
+    );
+    expect(loggableUrl('/api/trpc/orders.list,auth.checkConfirmationCode?batch=1&input=x')).toBe(
+      '/api/trpc/orders.list,auth.checkConfirmationCode?batch=1&input=[redacted]',
+    );
+    expect(loggableUrl('/api/trpc/orders.list?input=%7B%7D')).toBe('/api/trpc/orders.list?input=%7B%7D');
   });
 
   it('is what the server’s log writes for each request', async () => {

@@ -1,6 +1,6 @@
 // What a request log line may say of an address. The codes of reset and confirmation links (`/reset/<code>`,
 // `/confirm/<code>`) and the secrets some callers put in a query (an OAuth callback's `code` and `state`, a
-// BigCommerce `signed_payload_jwt`, an `hmac`) are replaced: a log is read by more people than the secrets are for.
+// BigCommerce `signed_payload_jwt`, an `hmac`, the input of an auth procedure called by GET) are replaced: a log is read by more people than the secrets are for.
 
 const SECRET_SEGMENT = /^(\/(?:reset|confirm))\/[^/?#]+/;
 const SECRET_PARAMS = new Set([
@@ -17,9 +17,14 @@ const SECRET_PARAMS = new Set([
 ]);
 const HIDDEN = '[redacted]';
 
+/** A tRPC call of the auth router (a confirmation code checked by a query, say) carries it in `input`. */
+const AUTH_PROCEDURE = /\/trpc\/(?:[^/?]*,)?auth\./;
+
 export function loggableUrl(url: string): string {
   const at = url.indexOf('?');
-  const path = (at < 0 ? url : url.slice(0, at)).replace(SECRET_SEGMENT, `$1/${HIDDEN}`);
+  const rawPath = at < 0 ? url : url.slice(0, at);
+  const path = rawPath.replace(SECRET_SEGMENT, `$1/${HIDDEN}`);
+  const authCall = AUTH_PROCEDURE.test(rawPath);
   if (at < 0) return path;
   const query = url
     .slice(at + 1)
@@ -33,7 +38,8 @@ export function loggableUrl(url: string): string {
       } catch {
         // A malformed escape: judged as written.
       }
-      return eq >= 0 && SECRET_PARAMS.has(key.toLowerCase()) ? `${name}=${HIDDEN}` : pair;
+      const secret = SECRET_PARAMS.has(key.toLowerCase()) || (authCall && key === 'input');
+      return eq >= 0 && secret ? `${name}=${HIDDEN}` : pair;
     })
     .join('&');
   return `${path}?${query}`;
