@@ -9,9 +9,10 @@ import { useTRPC } from '../../../lib/trpc.ts';
 import { CancelOrderButton, NoteAndTags, ShippingAddressEdit, StatusChange } from './-components/order-actions.tsx';
 import { ORDERS_SEARCH_DEFAULTS, orderOptions } from './-components/order-api.ts';
 import { CommentsSection } from './-components/order-comments.tsx';
+import { LinesSection } from './-components/order-lines.tsx';
 import { FLAGGED_HINT, FlaggedBadge, FulfillmentBadge, OrderStatusBadge } from './-components/order-parts.tsx';
 import { CreateReturnButton, OrderReturnsSection } from './-components/order-return.tsx';
-import { CustomerSection, LinesSection, PaymentSection, TimelineSection } from './-components/order-sections.tsx';
+import { CustomerSection, PaymentSection, TimelineSection } from './-components/order-sections.tsx';
 
 // SPEC §2: the detail takes the list's search params, so its Back link returns to the same list page.
 export const Route = createFileRoute('/_app/orders/$id')({

@@ -453,6 +453,31 @@ describe('order detail', { timeout: 30_000 }, () => {
     expect(within(row as HTMLElement).queryByText('Allocated')).not.toBeInTheDocument();
   });
 
+  it('on a phone lays each line over its allocations, with their actions in view, instead of a wide table', async () => {
+    const wide = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
+      ...wide(query),
+      matches: query === '(max-width: 47.99em)',
+    }));
+    await renderApp('/orders/ord_1', {
+      signedIn: true,
+      handlers: {
+        ...listHandlers,
+        'orders.get': () => detailOf(),
+        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Order #1001' }, SLOW)).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Lines' })).not.toBeInTheDocument();
+    const [mug, ghost] = [...screen.getByRole('list', { name: 'Lines' }).children] as HTMLElement[];
+    expect(mug).toHaveAttribute('data-attention', 'true');
+    expect(within(mug as HTMLElement).getByText('North store')).toBeInTheDocument();
+    expect(within(mug as HTMLElement).getByText('Insufficient stock')).toBeInTheDocument();
+    expect(within(mug as HTMLElement).getAllByRole('button', { name: /^Reassign / }).length).toBeGreaterThan(0);
+    expect(within(ghost as HTMLElement).getByText(ORDER_MESSAGES.unknownSku('GHOST-1'))).toBeInTheDocument();
+    expect(within(ghost as HTMLElement).getByText('Not allocated')).toBeInTheDocument();
+  });
+
   it('lists the timeline newest first, entries of the same moment too', async () => {
     const [imported, held] = detailOf().timeline as [TimelineEntry, TimelineEntry];
     const allocated: TimelineEntry = {
