@@ -1,5 +1,5 @@
 import { AppShell } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { type BasicData, statusGateRedirect } from '@switchyard/contracts';
 import { createFileRoute, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useId } from 'react';
@@ -12,6 +12,7 @@ import {
   hydrateSession,
 } from '../lib/auth.ts';
 import { basicDataOptions, HANDLES_UNAUTHORIZED, onBasicDataFailure } from '../lib/basic-data.ts';
+import { useWideScreen } from '../lib/media.ts';
 import { notify } from '../lib/toast.ts';
 import { useSidebarVisible } from '../lib/ui-settings.ts';
 import { AccountMenu } from './_app/-components/account-menu.tsx';
@@ -68,7 +69,7 @@ function AppLayout() {
   // close button (issue 19).
   const [mobileOpen, mobile] = useDisclosure(false);
   const [sidebarVisible, setSidebarVisible] = useSidebarVisible();
-  const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const isDesktop = useWideScreen();
   const navbarOpen = isDesktop ? sidebarVisible : mobileOpen;
 
   return (

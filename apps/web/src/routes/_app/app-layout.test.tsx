@@ -1,5 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { WIDE_SCREEN } from '../../lib/media.ts';
+import { matchOnly } from '../../test/media.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 async function openDashboard() {
@@ -56,9 +58,7 @@ describe('app layout', () => {
   });
 
   it('on a wide screen shows the navigation beside the page until the user hides it, and remembers that', async () => {
-    const narrow = window.matchMedia;
-    const wide = (query: string) => ({ ...narrow(query), matches: query === '(min-width: 48em)' });
-    vi.spyOn(window, 'matchMedia').mockImplementation(wide);
+    matchOnly(WIDE_SCREEN);
     const { user, unmount } = await openDashboard();
     const header = screen.getByRole('banner');
     // No burger that reads as a close button here (issue 19): a sidebar toggle that says what it does.

@@ -14,7 +14,6 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   CHANNEL_LABELS,
   namedAfterType,
@@ -30,6 +29,7 @@ import { createFileRoute, Link, stripSearchParams, useNavigate } from '@tanstack
 import { Pager } from '../../../components/pager.tsx';
 import { QueryError } from '../../../components/query-error.tsx';
 import { formatDate, formatTime } from '../../../lib/format.ts';
+import { useWideScreen } from '../../../lib/media.ts';
 import { useTRPC } from '../../../lib/trpc.ts';
 import { useDebouncedText } from '../../../lib/use-debounced-text.ts';
 import { formatMoney } from '../../subscription/-components/money.ts';
@@ -273,7 +273,7 @@ const CHANNEL_WIDTH = 'clamp(140px, 16vw, 280px)';
 const CUSTOMER_WIDTH = 'clamp(110px, 22vw, 420px)';
 
 function OrderTable({ orders, search, busy, onSort }: OrderTableProps) {
-  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const wide = useWideScreen();
   const header = (column: SortKey, label: string, align: 'left' | 'right' = 'left', visibleFrom?: typeof WIDE) => {
     const active = search.sort_by === column;
     // A first click sorts descending (newest, largest first); another click on the same column turns it round.

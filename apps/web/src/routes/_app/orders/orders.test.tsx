@@ -13,6 +13,8 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDate } from '../../../lib/format.ts';
+import { PHONE, WIDE_SCREEN } from '../../../lib/media.ts';
+import { matchOnly } from '../../../test/media.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { ProcedureError, type RecordedCall } from '../../../test/trpc-stub.ts';
 
@@ -166,11 +168,7 @@ describe('orders list', { timeout: 30_000 }, () => {
   });
 
   it('fits its columns beside the navigation of a 1280 px window: headers on one line, the customer cut short', async () => {
-    const narrow = window.matchMedia;
-    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
-      ...narrow(query),
-      matches: query === '(min-width: 48em)',
-    }));
+    matchOnly(WIDE_SCREEN);
     const long = orderOf(1, {
       customerName: 'Bartholomew Fitzgerald-Worthington III',
       customerEmail: 'bart.fitzgerald.worthington@some-very-long-domain.example.com',
@@ -382,15 +380,18 @@ function detailOf(overrides: Partial<OrderDetail> = {}): OrderDetail {
   };
 }
 
+/** An order page with the list behind it and no comments yet. */
+const detailHandlers = {
+  ...listHandlers,
+  'orders.get': () => detailOf(),
+  'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+};
+
 describe('order detail', { timeout: 30_000 }, () => {
   it('shows lines with their allocations, customer, payment and timeline, and goes back to the same list page', async () => {
     await renderApp('/orders/ord_1?status=-1&offset=25', {
       signedIn: true,
-      handlers: {
-        ...listHandlers,
-        'orders.get': () => detailOf(),
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-      },
+      handlers: detailHandlers,
     });
     expect(await screen.findByRole('heading', { name: 'Order #1001' }, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← Orders' })).toHaveAttribute('href', '/orders?status=-1&offset=25');
@@ -454,18 +455,10 @@ describe('order detail', { timeout: 30_000 }, () => {
   });
 
   it('on a phone lays each line over its allocations, with their actions in view, instead of a wide table', async () => {
-    const wide = window.matchMedia;
-    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
-      ...wide(query),
-      matches: query === '(max-width: 47.99em)',
-    }));
+    matchOnly(PHONE);
     await renderApp('/orders/ord_1', {
       signedIn: true,
-      handlers: {
-        ...listHandlers,
-        'orders.get': () => detailOf(),
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
-      },
+      handlers: detailHandlers,
     });
     expect(await screen.findByRole('heading', { name: 'Order #1001' }, SLOW)).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Lines' })).not.toBeInTheDocument();
@@ -551,9 +544,7 @@ describe('order detail', { timeout: 30_000 }, () => {
     await renderApp('/orders/ord_1', {
       signedIn: true,
       handlers: {
-        ...listHandlers,
-        'orders.get': () => detailOf(),
-        'comments.list': () => ({ results: [], total: 0, limit: 200, page: 1 }),
+        ...detailHandlers,
         'returns.forOrder': () => [ret],
       },
     });

@@ -1,6 +1,5 @@
 // The order page's lines: what was ordered and the stock each line holds where (a table; on a phone, a list).
 import { Badge, Group, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   isFlaggingAllocation,
   isReleasedAllocation,
@@ -10,6 +9,7 @@ import {
   type OrderLine,
 } from '@switchyard/contracts';
 import { SectionCard } from '../../../../components/section-card.tsx';
+import { usePhone } from '../../../../lib/media.ts';
 import { formatMoney } from '../../../subscription/-components/money.ts';
 import { AllocationActions, WhyThisStore } from './allocation-routing.tsx';
 import { AllocationBadge } from './order-parts.tsx';
@@ -28,7 +28,7 @@ export function LinesSection({ order }: { order: OrderDetail }) {
   const money = (minor: number) => formatMoney(minor, order.currency);
   // On a phone a table of 900 px hid each line's allocations and their actions off to the right: one line under
   // another there, each with its figures and its allocations below it.
-  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   if (phone) return <LinesList order={order} money={money} />;
   return (
     <SectionCard title="Lines" description="What was ordered, and the stock each line holds at which location.">
