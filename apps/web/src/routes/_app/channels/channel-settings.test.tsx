@@ -5,8 +5,8 @@ import {
   DEFAULT_FEATURES,
   type ProviderStore,
 } from '@switchyard/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import type { RestHandler } from '../../../test/rest-stub.ts';
 import { ProcedureError } from '../../../test/trpc-stub.ts';
@@ -140,6 +140,30 @@ describe('channel settings', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Unsaved changes' })).not.toBeInTheDocument());
     expect(screen.getByRole('combobox', { name: 'Square store for Warehouse' })).toHaveValue('Main Street');
     expect(screen.getByRole('switch', { name: 'Harbor Front feeds this channel' })).not.toBeChecked();
+  });
+
+  it('asks Shopify for its locations again after a failure, up to three times, as every read does', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = channelServer();
+    let reads = 0;
+    server.rest['GET /api/v1/wrappers/shopify/locations'] = () => {
+      reads++;
+      return reads <= 2
+        ? { status: 502, body: { code: 502, message: 'Shopify did not answer.' } }
+        : { body: { locations: LOCATIONS } };
+    };
+    await renderApp('/channels/chn_shop/channel-settings', {
+      signedIn: true,
+      handlers: server.handlers,
+      rest: server.rest,
+    });
+    // Back-off 1 s, then 2 s: the third read answers.
+    await act(() => vi.advanceTimersByTimeAsync(3_500));
+    const table = await screen.findByRole('table', { name: 'Location mapping' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(reads).toBe(3);
+    expect(screen.queryByText('Shopify did not answer.')).not.toBeInTheDocument();
+    vi.useRealTimers();
   });
 
   it('lists a location new at the provider, unmapped, and says the list changed', async () => {

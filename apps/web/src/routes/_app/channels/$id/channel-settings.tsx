@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { SectionCard } from '../../../../components/section-card.tsx';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 import { ChannelLocationsOffer, useLocationOffers } from '../../locations/-components/channel-locations-offer.tsx';
 import { channelsRest, restKeys } from '../-components/channel-api.ts';
@@ -41,12 +42,12 @@ function PlatformSection({ channel }: { channel: ChannelDetail }) {
     queryKey: restKeys.channelLocations(channel.type, channel.id),
     queryFn: () => channelsRest.channelLocations(channel.type, channel.id),
     enabled: channel.status === 'connected',
-    retry: 1,
+    retry: retryUnlessRefused,
   });
   const stores = useSquareStores();
   const trpc = useTRPC();
   // Without a Square, channel locations map to the locations of ours (made here, or on the Locations page).
-  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: false });
+  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: retryUnlessRefused });
   const { mapping, offers } = useLocationOffers();
   const status = mapping.data?.find((s) => s.channelId === channel.id);
   const offered = offers.find((s) => s.channelId === channel.id);
@@ -238,7 +239,7 @@ function OrderImportCard({
  */
 function SquareSection({ channel }: { channel: ChannelDetail }) {
   const trpc = useTRPC();
-  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: false });
+  const ours = useQuery({ ...trpc.locations.list.queryOptions({ limit: 500 }), retry: retryUnlessRefused });
   const locations = ours.data?.results ?? [];
   return (
     <SettingsForm channel={channel} section="channel" label="Channel settings">

@@ -19,6 +19,7 @@ import { Link, type LinkProps } from '@tanstack/react-router';
 import { useId } from 'react';
 import { basicDataOptions, settingValue } from '../../../../lib/basic-data.ts';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 import { channelListOptions } from '../../channels/-components/channel-api.ts';
 import { ChannelLocationsOffer, useLocationOffers } from '../../locations/-components/channel-locations-offer.tsx';
@@ -100,7 +101,7 @@ function StepIcon({ done }: { done: boolean }) {
 export function GetStarted() {
   const trpc = useTRPC();
   const basic = useQuery(basicDataOptions(trpc));
-  const channels = useQuery({ ...channelListOptions(trpc), retry: false });
+  const channels = useQuery({ ...channelListOptions(trpc), retry: retryUnlessRefused });
   const { mapping, offers } = useLocationOffers();
   const titleId = useId();
   // Three steps are read from the channels and their mapping: until those answer, the list would call done

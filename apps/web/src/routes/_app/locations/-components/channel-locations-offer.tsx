@@ -25,13 +25,14 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { QueryError } from '../../../../components/query-error.tsx';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import { showToast } from '../../../../lib/toast.ts';
 import { useTRPC } from '../../../../lib/trpc.ts';
 
 /** Where each live channel's locations stand against ours (an error reads as "nothing to offer"). */
 export function useMappingStatus() {
   const trpc = useTRPC();
-  return useQuery({ ...trpc.locations.mappingStatus.queryOptions(), retry: false });
+  return useQuery({ ...trpc.locations.mappingStatus.queryOptions(), retry: retryUnlessRefused });
 }
 
 /**
@@ -69,7 +70,7 @@ export function ChannelLocationsOffer({ status }: { status: ChannelMappingStatus
   const titleId = useId();
   const drafts = useQuery({
     ...trpc.locations.channelDrafts.queryOptions({ channelId: status.channelId }),
-    retry: 1,
+    retry: retryUnlessRefused,
   });
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={titleId}>

@@ -22,6 +22,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { SectionCard } from '../../../../components/section-card.tsx';
 import { errorMessage } from '../../../../lib/errors.ts';
+import { retryUnlessRefused } from '../../../../lib/query-client.ts';
 import { useZodForm } from '../../../../lib/use-zod-form.ts';
 import { isPlanLimit, locationKeys, locationsRest, storeIdError } from './location-api.ts';
 
@@ -183,7 +184,11 @@ function StoreField({
   error: string | undefined;
   keep: string;
 }) {
-  const stores = useQuery({ queryKey: locationKeys.squareStores, queryFn: locationsRest.squareStores, retry: 1 });
+  const stores = useQuery({
+    queryKey: locationKeys.squareStores,
+    queryFn: locationsRest.squareStores,
+    retry: retryUnlessRefused,
+  });
   if (stores.isPending) {
     return <Select label="Store" required data={[]} disabled placeholder="Loading your Square stores…" />;
   }
