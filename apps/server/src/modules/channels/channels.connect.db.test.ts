@@ -2,7 +2,7 @@
 // process-oauth, stored credentials, locations, settings, webhooks (signed, forged, duplicate) and uninstall.
 import type { ChannelDetail, ChannelSummary, ProcessOauthResult, ProviderStore } from '@switchyard/contracts';
 import type { RunningSandbox } from '@switchyard/sandbox';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.ts';
 import { createSignedInAccount } from '../../../test/factories.ts';
@@ -345,6 +345,30 @@ describe('Shopify', () => {
     await processWebhookEvent(t.services, late);
     const [lateRow] = await t.services.db.select().from(webhookEvents).where(eq(webhookEvents.id, late));
     expect(lateRow?.outcome).toBe('older than the current authorization');
+    expect((await detail(owner, channelId)).status).toBe('connected');
+
+    // Shopify signs the body only: the uninstall delivered earlier, sent again as a new event of now, is
+    // verified and stored, but the shop still answers our token, so the app is installed and nothing changes.
+    const uninstall = relay.received.find(
+      (r) => r.url === '/webhooks/shopify' && r.headers['x-shopify-topic'] === 'app/uninstalled',
+    );
+    expect(uninstall).toBeDefined();
+    const replayed = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      headers: {
+        ...(uninstall?.headers as Record<string, string>),
+        'x-shopify-event-id': `replayed-${newId('evt')}`,
+        'x-shopify-triggered-at': new Date(Date.now() + 5000).toISOString(),
+      },
+      payload: uninstall?.body,
+    });
+    expect(replayed.json()).toEqual({ received: true, duplicate: false });
+    const [replayedRow] = await until(
+      () => t.services.db.select().from(webhookEvents).where(like(webhookEvents.eventId, 'replayed-%')),
+      (rows) => rows.length === 1 && rows[0]?.processedAt != null,
+    );
+    expect(replayedRow?.outcome).toBe('ignored: the app is still installed (our access token still works)');
     expect((await detail(owner, channelId)).status).toBe('connected');
 
     const gone = await trpcOver(t.app, owner.headers).mutation<ChannelSummary>('channels.disconnect', {

@@ -21,7 +21,7 @@ import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ProviderHttpError } from '../../connectors/http.ts';
 import { PROVIDERS } from '../../connectors/index.ts';
-import type { ChannelCredentials, Connector, ProviderLocation } from '../../connectors/types.ts';
+import type { ChannelCredentials, Connector, ConnectorOptions, ProviderLocation } from '../../connectors/types.ts';
 import type { Db } from '../../db/client.ts';
 import { decryptJson, encryptJson } from '../../lib/crypto.ts';
 import { DomainError } from '../../lib/errors.ts';
@@ -293,14 +293,19 @@ export async function disconnectChannel(db: Db, actor: Actor, id: string): Promi
   });
 }
 
-/** An authenticated client for a channel that holds credentials. */
-export function connectorFor(services: Services, row: ChannelRow): Connector {
+/** An authenticated client for a channel that holds credentials (`calls`: a timeout and retries other than the defaults). */
+export function connectorFor(
+  services: Services,
+  row: ChannelRow,
+  calls: Pick<ConnectorOptions, 'timeoutMs' | 'maxRetries'> = {},
+): Connector {
   if (!row.credentials || !LIVE_STATUSES.includes(row.status as (typeof LIVE_STATUSES)[number])) {
     throw new DomainError('INVALID_STATE', `${row.name} is not connected. Re-authorise it first.`);
   }
   const credentials = decryptJson<ChannelCredentials>(services.credentialsKey, row.credentials, row.id);
   return PROVIDERS[row.type].connect(services.providers, credentials, {
     logger: services.logger.child({ channelId: row.id, provider: row.type }),
+    ...calls,
     onCredentials: async (next) => {
       await services.db
         .update(channels)

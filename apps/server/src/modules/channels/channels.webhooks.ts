@@ -1,7 +1,7 @@
 // Provider webhooks: verified over the raw body, stored once per (provider, event id), answered at once,
 // and processed by the `channels.webhook` job (stock events: by the channel's `channels.stock-events` pass).
 import { createHash } from 'node:crypto';
-import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
+import { CHANNEL_TYPES, type ChannelType } from '@switchyard/contracts';
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config.ts';
@@ -12,7 +12,6 @@ import { newId } from '../../lib/ids.ts';
 import { findUnstorable, storableCopy } from '../../lib/storable.ts';
 import { sendError } from '../../rest/errors.ts';
 import type { Services } from '../../services.ts';
-import { users } from '../accounts/accounts.tables.ts';
 import {
   carriedReports,
   INVENTORY_TOPIC_FILTER,
@@ -20,21 +19,14 @@ import {
   processInventoryEvents,
 } from '../inventory/inbound.events.ts';
 import { deferWhilePushing, queueStockEvents } from '../inventory/schedule.ts';
-import { dispatchMail, queueMail } from '../mail/mail.service.ts';
-import { notifyChannelDisconnected } from '../notifications/notifications.producers.ts';
 import { isOrderTopic, ORDER_TOPICS, processOrderEvents, queueOrderEvents } from '../orders/order-events.ts';
 import { processOrderEvent } from '../orders/orders.import.ts';
 import { processReturnEvent } from '../returns/returns.import.ts';
+import { applyAccessEvent, REVOKED_TOPICS, UNINSTALL_TOPICS } from './channels.access.ts';
 import { finishEventsAs, recordEventError, storeReceived, type TopicFilter, topicSql } from './channels.intake.ts';
-import { LIVE_STATUSES } from './channels.service.ts';
 import { channels, webhookEvents } from './channels.tables.ts';
 
 export const CHANNEL_WEBHOOK_JOB = 'channels.webhook';
-
-/** The app was removed from the shop: the channel is disconnected and the merchant told. */
-const UNINSTALL_TOPICS = new Set(['app/uninstalled', 'store/app/uninstalled']);
-/** The shop withdrew our access without removing the app: the channel needs re-authorising. */
-const REVOKED_TOPICS = new Set(['oauth.authorization.revoked']);
 
 export type ReceiveResult = { status: 200; duplicate: boolean; id: string } | { status: 400 | 401; message: string };
 
@@ -350,9 +342,8 @@ type EventRow = typeof webhookEvents.$inferSelect;
 
 async function applyEvent(services: Services, event: EventRow): Promise<string> {
   if (!event.channelId) return 'no channel for this shop';
-  const isUninstall = UNINSTALL_TOPICS.has(event.topic);
   const isRevoked = REVOKED_TOPICS.has(event.topic);
-  if (!isUninstall && !isRevoked) {
+  if (!UNINSTALL_TOPICS.has(event.topic) && !isRevoked) {
     // A topic may be both (Square's order.created of a POS return order): each handler takes what is its own.
     const ordered = await processOrderEvent(services, event);
     const returned = await processReturnEvent(services, event);
@@ -361,69 +352,5 @@ async function applyEvent(services: Services, event: EventRow): Promise<string> 
     return 'no handler yet';
   }
 
-  const mailIds: string[] = [];
-  const outcome = await services.db.transaction(async (tx) => {
-    const [channel] = await tx
-      .select()
-      .from(channels)
-      .where(eq(channels.id, event.channelId as string))
-      .for('update');
-    if (!channel || !LIVE_STATUSES.includes(channel.status as (typeof LIVE_STATUSES)[number])) {
-      return 'channel was not connected';
-    }
-    // A late delivery about an installation the merchant has since authorised again changes nothing.
-    // Providers stamp events in whole seconds, so only a full second before the authorization is older.
-    if (event.occurredAt && channel.connectedAt && event.occurredAt.getTime() + 1000 <= channel.connectedAt.getTime()) {
-      return 'older than the current authorization';
-    }
-    const label = CHANNEL_LABELS[channel.type];
-    const now = new Date();
-    if (isRevoked) {
-      await tx
-        .update(channels)
-        .set({
-          status: 'error',
-          statusMessage: `${label} access was revoked. Re-authorise the channel to sync again.`,
-          credentials: null,
-          updatedAt: now,
-        })
-        .where(eq(channels.id, channel.id));
-      await notifyChannelDisconnected(tx, channel, `${label} access was revoked.`);
-      return 'channel needs re-authorising';
-    }
-    await tx
-      .update(channels)
-      .set({
-        status: 'disconnected',
-        statusMessage: `The Switchyard app was uninstalled from this ${label} shop. Re-authorise to connect it again.`,
-        credentials: null,
-        disconnectedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(channels.id, channel.id));
-    await notifyChannelDisconnected(tx, channel, `The Switchyard app was uninstalled from this ${label} shop.`);
-    const recipients = await tx
-      .select({ email: users.email, firstname: users.firstname })
-      .from(users)
-      .where(eq(users.accountId, channel.accountId));
-    for (const user of recipients) {
-      mailIds.push(
-        await queueMail(
-          tx,
-          user.email,
-          {
-            template: 'channel_disconnected',
-            firstname: user.firstname,
-            link: `${publicUrl(services.config)}/channels/`,
-            channelName: channel.name,
-            provider: label,
-          },
-          channel.accountId,
-        ),
-      );
-    }
-    return 'channel disconnected';
-  });
-  await dispatchMail(services, mailIds);
-  return outcome;
+  return applyAccessEvent(services, event, isRevoked ? 'revoked' : 'uninstalled');
 }
