@@ -138,6 +138,7 @@ export const ROUTING_MESSAGES = {
     `The rules were changed meanwhile (now version ${live}): reload them and make your change again`,
   versionNotFound: 'Rule set version not found',
   unknownLocation: (id: string) => `Location ${id} is not one of your locations`,
+  unknownChannel: (id: string) => `Channel ${id} is not one of your channels`,
   reorderMismatch: 'The new order must name every rule once, with the default rule last',
   allocationNotFound: 'Allocation not found',
   notAllocated: 'Only an allocated line (status 1) can be rejected or reported short',

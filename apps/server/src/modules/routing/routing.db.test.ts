@@ -136,6 +136,13 @@ describe('routing by the merchant’s rules', () => {
     });
     expect(badLocation.status).toBe(400);
     expect(badLocation.error?.message).toMatch(/loc_not_mine is not one of your locations/);
+    // A channel condition names the account's channels: its own pass, another's (or none's) is named and refused.
+    const badChannel = await api.mutation('routing.save', {
+      baseVersion: 1,
+      rules: [{ ...NEAREST, conditions: { channelIds: [world.channel.shopify.id, 'chn_not_mine'] } }, DEFAULT_RULE],
+    });
+    expect(badChannel.status).toBe(400);
+    expect(badChannel.error?.message).toBe('Channel chn_not_mine is not one of your channels');
     const versions = await api.query<RoutingVersionList>('routing.versions');
     expect(versions.data).toMatchObject({ total: 1, results: [{ version: 1, live: true, ruleCount: 2 }] });
     const notAVersion = await api.query('routing.version', { version: 'abc' });

@@ -19,6 +19,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { DomainError, fromDatabaseError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../../trpc/context.ts';
+import { ownChannelIds } from '../channels/channels.read.ts';
 import { locationsByIds } from '../locations/locations.read.ts';
 import { actorName } from '../orders/orders.service.ts';
 import { routingRuleSets } from './routing.tables.ts';
@@ -119,6 +120,14 @@ export async function checkRules(db: Db | Tx, accountId: string, raw: unknown): 
     const ours = new Set(found.map((f) => f.id));
     const missing = [...named].find((id) => !ours.has(id));
     if (missing) throw new DomainError('VALIDATION', ROUTING_MESSAGES.unknownLocation(missing));
+  }
+  // A channel condition names channels of the account: another account's id (or a made-up one) would be kept
+  // as a rule that can never match.
+  const channelIds = [...new Set(parsed.data.flatMap((r) => r.conditions.channelIds))];
+  if (channelIds.length) {
+    const ours = await ownChannelIds(db, accountId, channelIds);
+    const missing = channelIds.find((id) => !ours.has(id));
+    if (missing) throw new DomainError('VALIDATION', ROUTING_MESSAGES.unknownChannel(missing));
   }
   return parsed.data;
 }
