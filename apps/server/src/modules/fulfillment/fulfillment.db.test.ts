@@ -170,6 +170,17 @@ describe('the queue of a store', () => {
     await expect(
       reject(t.services, actor, { id: orderId, allocation_id: line?.allocationId as string, reason: ' ' }),
     ).rejects.toThrow('Say why the line is rejected.');
+    // A store that is not one of ours is refused before anything changes: the line stays where it was.
+    await expect(
+      reject(t.services, actor, {
+        id: orderId,
+        store_id: 'NOPE',
+        allocation_id: line?.allocationId as string,
+        reason: 'Damaged on the shelf',
+      }),
+    ).rejects.toThrow('NOPE');
+    expect((await getFulfillmentOrder(t.services.db, actor, orderId)).lines[0]).toMatchObject({ status: 1 });
+    expect(await level(t.services, world, 'TEE-2')).toEqual(s1Before);
     await scan(t.services, actor, { id: orderId, code: 'TEE-2' });
     await reject(t.services, actor, {
       id: orderId,

@@ -242,6 +242,8 @@ export async function reject(services: Services, actor: Actor, raw: RejectInput)
   const parsed = RejectInput.safeParse(raw);
   if (!parsed.success) throw new DomainError('VALIDATION', parsed.error.issues[0]?.message ?? 'Invalid input');
   const input = parsed.data;
+  // The store the answer is shown at is looked up first: an unknown one is refused before the line is touched.
+  if (input.store_id) await resolveStore(services.db, actor, input.store_id);
   const locationId = await services.db.transaction(async (tx) => {
     const order = await lockOrder(tx, actor.accountId, input.id);
     if (!order) throw new DomainError('NOT_FOUND', FULFILLMENT_MESSAGES.notFound);
