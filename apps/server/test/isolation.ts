@@ -33,8 +33,8 @@ import { orderIdTakingOperations, orderOwnRowOperations } from '../src/modules/o
 import { catalogIdTakingOperations, catalogOwnRowOperations } from '../src/modules/products/catalog.isolation.ts';
 import { productIdTakingOperations, productOwnRowOperations } from '../src/modules/products/products.isolation.ts';
 import { returnIdTakingOperations, returnOwnRowOperations } from '../src/modules/returns/returns.isolation.ts';
-import { routingIdTakingOperations } from '../src/modules/routing/routing.isolation.ts';
-import { shipmentIdTakingOperations } from '../src/modules/shipments/shipments.isolation.ts';
+import { routingIdTakingOperations, routingOwnRowOperations } from '../src/modules/routing/routing.isolation.ts';
+import { shipmentIdTakingOperations, shipmentOwnRowOperations } from '../src/modules/shipments/shipments.isolation.ts';
 import { syncIdTakingOperations, syncOwnRowOperations } from '../src/modules/syncs/syncs.isolation.ts';
 import type { createTestApp } from './app.ts';
 import type { createSignedInAccount } from './factories.ts';
@@ -216,10 +216,12 @@ export const ownRowOperations: OwnRowOperation[] = [
   ...locationOwnRowOperations,
   ...syncOwnRowOperations,
   ...orderOwnRowOperations,
+  ...routingOwnRowOperations,
   ...metricsOwnRowOperations,
   ...notificationOwnRowOperations,
   ...returnOwnRowOperations,
   ...fulfillmentOwnRowOperations,
+  ...shipmentOwnRowOperations,
   {
     name: 'users.setColumnsFilter with A’s catalog_integration_id changes only B’s settings',
     async run(w) {

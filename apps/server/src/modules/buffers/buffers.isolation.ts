@@ -8,6 +8,7 @@ import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { insertChannel, insertLocation, insertVariants } from './buffers.fixtures.ts';
+import { buffers } from './buffers.tables.ts';
 
 /** A's buffer; its SKU is the marker. Answers the channel too, for the operations that take a channel id. */
 async function createBufferOfA(w: World) {
@@ -80,6 +81,18 @@ const withChannelOfA = async (w: World) => {
   }
   return { id: channelId, marker };
 };
+/** B's own buffer (B's channel, location and SKU), for the changes that name A's channel. */
+const ownBuffer = async (w: World) => (await createBufferOfA({ ...w, a: w.b, b: w.a })).buffer;
+
+/** No buffer of B's was moved to A's channel. */
+async function noneOfBOn(w: World, channelId: string) {
+  const moved = await w.t.services.db
+    .select()
+    .from(buffers)
+    .where(and(eq(buffers.accountId, w.b.accountId), eq(buffers.channelId, channelId)));
+  expect(moved).toEqual([]);
+}
+
 export const bufferIdTakingOperations: IdTakingOperation[] = [
   ...restOperations,
   {
@@ -92,6 +105,29 @@ export const bufferIdTakingOperations: IdTakingOperation[] = [
         payload: { sku: B_SKU, location_external_id: B_STORE, channel_id: channelId, qty: 1 },
       }),
   },
+  {
+    name: 'POST /api/v2/buffers with A’s channel_id',
+    create: withChannelOfA,
+    attempt: (w, channelId) =>
+      rest(w, w.b.apiKeyHeaders, {
+        method: 'POST',
+        url: '/api/v2/buffers',
+        payload: { sku: B_SKU, location_external_id: B_STORE, channel_id: channelId, qty: 1 },
+      }),
+  },
+  ...(['v1', 'v2'] as const).map(
+    (v): IdTakingOperation => ({
+      name: `PATCH /api/${v}/buffers/{id} of B’s buffer to A’s channel_id`,
+      create: withChannelOfA,
+      attempt: async (w, channelId) =>
+        rest(w, w.b.apiKeyHeaders, {
+          method: 'PATCH',
+          url: `/api/${v}/buffers/${(await ownBuffer(w)).id}`,
+          payload: { channel_id: channelId },
+        }),
+      intact: (w, channelId) => noneOfBOn(w, channelId),
+    }),
+  ),
   {
     name: 'buffers.get',
     create,
@@ -108,6 +144,13 @@ export const bufferIdTakingOperations: IdTakingOperation[] = [
     create,
     attempt: (w, id) => trpc(w, w.b.headers, 'mutation', 'buffers.delete', { id: Number(id) }),
     intact: bufferIntact,
+  },
+  {
+    name: 'buffers.update of B’s buffer to A’s channel_id',
+    create: withChannelOfA,
+    attempt: async (w, channelId) =>
+      trpc(w, w.b.headers, 'mutation', 'buffers.update', { id: (await ownBuffer(w)).id, channel_id: channelId }),
+    intact: (w, channelId) => noneOfBOn(w, channelId),
   },
   {
     name: 'buffers.create with A’s channel_id',
@@ -138,6 +181,16 @@ export const bufferOwnRowOperations: OwnRowOperation[] = [
         expect(res.statusCode).toBe(200);
         expect(res.json<BufferList>()).toEqual({ results: [], total: 0 });
       }
+      await bufferIntact(w, String(buffer.id), marker);
+    },
+  },
+  {
+    name: 'buffers.list filtered by A’s channel_id finds nothing',
+    async run(w) {
+      const { buffer, channelId, marker } = await createBufferOfA(w);
+      const list = await trpcOver(w.t.app, w.b.headers).query<BufferList>('buffers.list', { channel_id: channelId });
+      expect(list.status).toBe(200);
+      expect(list.data).toEqual({ results: [], total: 0 });
       await bufferIntact(w, String(buffer.id), marker);
     },
   },

@@ -1,6 +1,12 @@
 // The fulfillment module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
-import type { FulfillmentList, PickingList } from '@switchyard/contracts';
+import { inflateSync } from 'node:zlib';
+import {
+  FULFILLMENT_MESSAGES,
+  type FulfillmentCounts,
+  type FulfillmentList,
+  type PickingList,
+} from '@switchyard/contracts';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { IdTakingOperation, OwnRowOperation, World } from '../../../test/isolation.ts';
@@ -8,8 +14,10 @@ import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountSettings } from '../accounts/accounts.tables.ts';
+import { insertVariants } from '../buffers/buffers.fixtures.ts';
 import { locations } from '../locations/locations.tables.ts';
 import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
+import { fulfillmentSteps } from './fulfillment.tables.ts';
 
 /** A pickup order of A's with a line allocated (1) at a store of A's: every verb would move it. */
 async function createPickupOfA(w: World) {
@@ -71,6 +79,71 @@ const byStore = async (w: World) => {
   return { id: storeId, marker };
 };
 
+/**
+ * B's own pickup order at B's own store, its line a variant of B's catalog (so a rejection could route it
+ * again), for the calls that name A's store on it.
+ */
+async function ownPickup(w: World) {
+  const own = await createPickupOfA({ ...w, a: w.b, b: w.a });
+  const [variant] = await insertVariants(w.t.services.db, w.b.accountId, [`SKU-${own.marker}`]);
+  await w.t.services.db
+    .update(orderAllocations)
+    .set({ variantId: variant?.id })
+    .where(eq(orderAllocations.id, own.allocationId));
+  return own;
+}
+
+/** Nothing moved at A's store: its allocation is still allocated (1), nothing scanned or packed there. */
+async function storeUntouched(w: World, storeId: string) {
+  const db = w.t.services.db;
+  const [location] = await db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.accountId, w.a.accountId), eq(locations.storeId, storeId)));
+  const allocations = await db
+    .select()
+    .from(orderAllocations)
+    .where(eq(orderAllocations.locationId, location?.id ?? ''));
+  expect(allocations.map((a) => a.status)).toEqual([1]);
+  const steps = await db
+    .select()
+    .from(fulfillmentSteps)
+    .where(eq(fulfillmentSteps.allocationId, allocations[0]?.id ?? ''));
+  expect(steps).toEqual([]);
+}
+
+/**
+ * A pickup order of A's allocated at a store of B's: a row no flow of ours makes, so that only the account
+ * filter keeps it out of B's queue counts and picking list. Answers B's store id beside A's order.
+ */
+async function pickupOfAAtStoreOfB(w: World) {
+  const db = w.t.services.db;
+  const theirs = await createPickupOfA(w);
+  const locationId = newId('loc');
+  const storeOfB = `ST-${randomBytes(4).toString('hex')}`;
+  await db.insert(locations).values({ id: locationId, accountId: w.b.accountId, name: 'B store', storeId: storeOfB });
+  await db.update(orderAllocations).set({ locationId }).where(eq(orderAllocations.id, theirs.allocationId));
+  return { ...theirs, storeOfB };
+}
+
+/** The text a pdfkit PDF shows (its standard fonts write each line as hex strings in a TJ array). */
+function pdfText(pdf: Buffer): string {
+  const lines: string[] = [];
+  for (const [, stream] of pdf.toString('latin1').matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let content: string;
+    try {
+      content = inflateSync(Buffer.from(stream ?? '', 'latin1')).toString('latin1');
+    } catch {
+      continue; // not a compressed content stream (a font, an image)
+    }
+    for (const [, array] of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+      const parts = [...(array ?? '').matchAll(/<([0-9a-f]*)>/gi)];
+      lines.push(parts.map(([, hex]) => Buffer.from(hex ?? '', 'hex').toString('latin1')).join(''));
+    }
+  }
+  return lines.join('\n');
+}
+
 export const fulfillmentIdTakingOperations: IdTakingOperation[] = [
   {
     name: 'fulfillment.get',
@@ -112,6 +185,21 @@ export const fulfillmentIdTakingOperations: IdTakingOperation[] = [
     },
     intact: (w, _id, marker) => stillOpen(w, marker.split('|')[1] as string),
   },
+  ...(['get', 'scan', 'pack'] as const).map(
+    (verb): IdTakingOperation => ({
+      name: `fulfillment.${verb} of B’s order with A’s store_id`,
+      create: byStore,
+      attempt: async (w, storeId) => {
+        const own = await ownPickup(w);
+        return trpc(w, w.b.headers, verb === 'get' ? 'query' : 'mutation', `fulfillment.${verb}`, {
+          id: own.id,
+          store_id: storeId,
+          ...(verb === 'scan' ? { code: `SKU-${own.marker}` } : {}),
+        });
+      },
+      intact: (w, storeId) => storeUntouched(w, storeId),
+    }),
+  ),
   {
     name: 'fulfillment.readyForPickup',
     create: createPickupOfA,
@@ -195,6 +283,67 @@ export const fulfillmentOwnRowOperations: OwnRowOperation[] = [
         headers: w.b.apiKeyHeaders,
       });
       expect(res.body).not.toContain(marker);
+    },
+  },
+  {
+    // An own-row entry, not an id-taking one: the store is looked up only for the answer, after B's own line was
+    // rejected and routed again (so B has sales in its metrics from here on; the metrics entry runs before).
+    name: 'fulfillment.reject of B’s line with A’s store_id answers as a store that does not exist',
+    async run(w) {
+      const theirs = await byStore(w);
+      const attempt = async (storeId: string) => {
+        const own = await ownPickup(w);
+        return trpcOver(w.t.app, w.b.headers).mutation('fulfillment.reject', {
+          id: own.id,
+          store_id: storeId,
+          allocation_id: own.allocationId,
+          reason: 'not here',
+        });
+      };
+      const res = await attempt(theirs.id);
+      const unknown = await attempt(`ST-${randomBytes(4).toString('hex')}`);
+      expect(unknown.status).toBe(404);
+      expect(res.status, JSON.stringify(res)).toBe(unknown.status);
+      expect(res.error?.message).toBe(FULFILLMENT_MESSAGES.storeNotFound(theirs.id));
+      expect(JSON.stringify(res)).not.toContain(theirs.marker);
+      await storeUntouched(w, theirs.id);
+    },
+  },
+  {
+    name: 'fulfillment.count and GET /api/v2/fulfillment/count by A’s order id count nothing',
+    async run(w) {
+      const theirs = await pickupOfAAtStoreOfB(w);
+      const filter = { store_id: theirs.storeOfB, order_ids: `${newId('ord')},${theirs.id}` };
+      const zero = { toShip: 0, pickup: 0, shipped: 0, cancelled: 0, flagged: 0, all: 0 };
+      const count = await trpcOver(w.t.app, w.b.headers).query<FulfillmentCounts>('fulfillment.count', { filter });
+      expect(count.status).toBe(200);
+      expect(count.data?.counts).toEqual(zero);
+      for (const headers of [w.b.headers, w.b.apiKeyHeaders]) {
+        const res = await w.t.app.inject({
+          url: `/api/v2/fulfillment/count?store_id=${filter.store_id}&order_ids=${filter.order_ids}`,
+          headers,
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.json<FulfillmentCounts>().counts).toEqual(zero);
+      }
+      await stillOpen(w, theirs.id);
+    },
+  },
+  {
+    name: 'GET /api/frontend/fulfillment/picking-list.pdf by A’s order id lists nothing',
+    async run(w) {
+      const theirs = await pickupOfAAtStoreOfB(w);
+      const res = await w.t.app.inject({
+        url: `/api/frontend/fulfillment/picking-list.pdf?store_id=${theirs.storeOfB}&order_ids=${newId('ord')},${theirs.id}`,
+        headers: w.b.headers,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      const text = pdfText(res.rawPayload);
+      expect(text).toContain('0 orders · 0 units');
+      expect(text).toContain('Nothing to pick.');
+      expect(text).not.toContain(theirs.marker);
+      await stillOpen(w, theirs.id);
     },
   },
 ];

@@ -180,6 +180,17 @@ export const orderOwnRowOperations: OwnRowOperation[] = [
     },
   },
   {
+    name: 'orders.count filtered by A’s channel_id counts nothing',
+    async run(w) {
+      const channel = await insertChannel(w.t.services.db, w.a.accountId);
+      const { id } = await createOrderOfA(w);
+      await w.t.services.db.update(orders).set({ channelId: channel.id, flagged: true }).where(eq(orders.id, id));
+      const res = await trpcOver(w.t.app, w.b.headers).query('orders.count', { channel_id: channel.id });
+      expect(res.status).toBe(200);
+      expect(res.data).toEqual({ total: 0, byStatus: {}, flagged: 0 });
+    },
+  },
+  {
     name: 'orders.list, orders.count and GET orders show only B’s orders, even searched by A’s number',
     async run(w) {
       const api = trpcOver(w.t.app, w.b.headers);

@@ -1,6 +1,6 @@
 // The products and manual stock entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ChannelSummary, ProductDetail, ProductsBulkResult } from '@switchyard/contracts';
+import type { ChannelSummary, ProductDetail, ProductsBulkResult, ProductUpdateInput } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
@@ -97,6 +97,14 @@ export const productIdTakingOperations: IdTakingOperation[] = [
     create: createProduct,
     attempt: (w, id) => trpc(w, 'mutation', 'products.sync', { id }),
     intact: productIntact,
+  },
+  {
+    name: 'products.sync of B’s product on A’s channel',
+    create: createChannel,
+    async attempt(w, channelId) {
+      const own = await createProduct({ ...w, a: w.b, b: w.a });
+      return trpc(w, 'mutation', 'products.sync', { id: own.id, channelId });
+    },
   },
   {
     name: 'products.list with A’s channel',
@@ -230,7 +238,48 @@ export const productIdTakingOperations: IdTakingOperation[] = [
   ]),
 ];
 
+/** An update of B's product, by the route it names, answered as status and message. */
+async function updateOwnProduct(
+  w: World,
+  route: 'products.update' | 'PUT /api/frontend/products/{id}' | 'PUT /api/frontend/products',
+  body: ProductUpdateInput,
+) {
+  if (route === 'products.update') {
+    const res = await trpcOver(w.t.app, w.b.headers).mutation('products.update', body);
+    return { status: res.status, message: res.error?.message, body: JSON.stringify(res) };
+  }
+  const res = await w.t.app.inject({
+    method: 'PUT',
+    url: route === 'PUT /api/frontend/products' ? '/api/frontend/products' : `/api/frontend/products/${body.id}`,
+    headers: w.b.headers,
+    payload: route === 'PUT /api/frontend/products' ? { products: [body] } : { ...body, id: undefined },
+  });
+  return { status: res.statusCode, message: res.json<{ message?: string }>().message, body: res.body };
+}
+
 export const productOwnRowOperations: OwnRowOperation[] = [
+  ...(['products.update', 'PUT /api/frontend/products/{id}', 'PUT /api/frontend/products'] as const).map(
+    (route): OwnRowOperation => ({
+      name: `${route} of B’s product naming A’s variant answers as a variant that does not exist`,
+      async run(w) {
+        const theirs = await createProduct(w);
+        const own = await createProduct({ ...w, a: w.b, b: w.a });
+        const sku = unique('b');
+        const naming = (variantId: string) => ({
+          id: own.id,
+          title: 'B’s own',
+          variants: [{ id: variantId, sku, price: 1 }],
+        });
+        const res = await updateOwnProduct(w, route, naming(theirs.variantId));
+        const unknown = await updateOwnProduct(w, route, naming(newId('var')));
+        expect(unknown.status).toBe(400);
+        expect([res.status, res.message], res.body).toEqual([unknown.status, unknown.message]);
+        expect(res.body).not.toContain(theirs.marker);
+        await productIntact(w, theirs.id, theirs.marker);
+        await productIntact({ ...w, a: w.b, b: w.a }, own.id, own.marker);
+      },
+    }),
+  ),
   {
     name: 'products.bulk with A’s ids acts on none of them',
     async run(w) {

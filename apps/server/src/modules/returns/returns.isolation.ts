@@ -152,6 +152,32 @@ export const returnOwnRowOperations: OwnRowOperation[] = [
     },
   },
   {
+    name: 'returns.create of B’s order naming A’s line answers as a line not in the order',
+    async run(w) {
+      const theirs = await shippedOrderOfA(w);
+      // B's own shipped order and return store: only the line is A's.
+      const own = await shippedOrderOfA({ ...w, a: w.b, b: w.a });
+      const locationId = newId('loc');
+      await w.t.services.db
+        .insert(locations)
+        .values({ id: locationId, accountId: w.b.accountId, name: 'B store', storeId: `B-${locationId}` });
+      const attempt = (lineId: string) =>
+        trpcOver(w.t.app, w.b.headers).mutation<Return>('returns.create', {
+          order_id: own.id,
+          location_id: locationId,
+          lines: [{ line_id: lineId, qty: 1 }],
+        });
+      const res = await attempt(theirs.lineId);
+      const unknown = await attempt(newId('oli'));
+      expect(unknown.error?.message).toBe(RETURN_MESSAGES.lineNotInOrder);
+      expect(res.status, JSON.stringify(res)).toBe(unknown.status);
+      expect(res.error?.message).toBe(unknown.error?.message);
+      expect(JSON.stringify(res)).not.toContain(theirs.marker);
+      await orderUntouched(w, theirs.id);
+      await orderUntouched(w, own.id);
+    },
+  },
+  {
     name: 'returns.list and v2 GET returns filtered by A’s channel_id find nothing',
     async run(w) {
       const channel = await insertChannel(w.t.services.db, w.a.accountId);

@@ -1,15 +1,15 @@
 // The shipments module's entries of the tenant-isolation harness (test/isolation.ts). Test code only.
 import { randomBytes } from 'node:crypto';
-import type { ShipmentList } from '@switchyard/contracts';
+import { SHIPMENT_MESSAGES, type ShipmentList } from '@switchyard/contracts';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { IdTakingOperation, World } from '../../../test/isolation.ts';
+import type { IdTakingOperation, OwnRowOperation, World } from '../../../test/isolation.ts';
 import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
 import { locations } from '../locations/locations.tables.ts';
-import { orders } from '../orders/orders.tables.ts';
-import { shipmentPackages, shipments } from './shipments.tables.ts';
+import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
+import { shipmentItems, shipmentPackages, shipments } from './shipments.tables.ts';
 
 const address = { name: 'A', street1: '1 Main St', city: 'Brooklyn', state: 'NY', zip: '11201', country: 'US' };
 
@@ -98,6 +98,73 @@ async function orderOfB(w: World) {
     providerUpdatedAt: now,
   });
   return id;
+}
+
+/** An open order of A's with one line allocated (1) at a store of A's; the id is the allocation's. */
+async function allocationOfA(w: World) {
+  const marker = `#SA-${randomBytes(5).toString('hex')}`;
+  const db = w.t.services.db;
+  const { id: storeId } = await storeOfA(w);
+  const [location] = await db.select().from(locations).where(eq(locations.storeId, storeId));
+  const orderId = newId('ord');
+  const now = new Date();
+  await db.insert(orders).values({
+    id: orderId,
+    accountId: w.a.accountId,
+    externalId: `ext-${marker}`,
+    number: marker,
+    status: 1,
+    currency: 'USD',
+    shippingAddress: { name: 'A', address1: '1 Main St', city: 'Brooklyn', zip: '11201', country: 'US' },
+    placedAt: now,
+    providerUpdatedAt: now,
+  });
+  const lineId = newId('oli');
+  await db.insert(orderLines).values({
+    id: lineId,
+    accountId: w.a.accountId,
+    orderId,
+    position: 0,
+    externalId: 'l1',
+    sku: `SKU-${marker}`,
+    title: 'Tee',
+    quantity: 1,
+  });
+  const id = newId('oal');
+  await db.insert(orderAllocations).values({
+    id,
+    accountId: w.a.accountId,
+    orderId,
+    lineId,
+    locationId: location?.id,
+    quantity: 1,
+    status: 1,
+    reason: marker,
+  });
+  return { id, marker };
+}
+
+/** A's allocation is still allocated, and no shipment carries it. */
+async function allocationIntact(w: World, id: string, marker: string) {
+  const [row] = await w.t.services.db.select().from(orderAllocations).where(eq(orderAllocations.id, id));
+  expect(row).toMatchObject({ accountId: w.a.accountId, status: 1, quantity: 1, reason: marker });
+  expect(await w.t.services.db.select().from(shipmentItems).where(eq(shipmentItems.allocationId, id))).toEqual([]);
+}
+
+/** A shipment of B's order with these items, by the route it names: status and message. */
+async function createOnOwnOrder(w: World, route: string, orderId: string, allocationId: string) {
+  const input = { packages: [{ weight: 4 }], items: [{ allocation_id: allocationId }] };
+  if (route === 'shipments.create') {
+    const res = await trpcOver(w.t.app, w.b.headers).mutation('shipments.create', { id: orderId, ...input });
+    return { status: res.status, message: res.error?.message, body: JSON.stringify(res) };
+  }
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/v2/orders/${orderId}/shipments`,
+    headers: w.b.apiKeyHeaders,
+    payload: input,
+  });
+  return { status: res.statusCode, message: res.json<{ message?: string }>().message, body: res.body };
 }
 
 const orderOf = async (w: World, shipmentId: string) =>
@@ -208,4 +275,37 @@ export const shipmentIdTakingOperations: IdTakingOperation[] = [
     },
     intact: shipmentsIntact,
   },
+  ...(['headers', 'apiKeyHeaders'] as const).map(
+    (auth): IdTakingOperation => ({
+      name: `POST /api/v2/orders/{id}/shipments/buy of A’s shipment through B’s order${auth === 'apiKeyHeaders' ? ' with an API key' : ''}`,
+      create: createShipmentOfA,
+      attempt: async (w, id) => {
+        const own = await createShipmentOfA({ ...w, a: w.b, b: w.a });
+        return rest(w, w.b[auth], {
+          method: 'POST',
+          url: `/api/v2/orders/${await orderOf(w, own.id)}/shipments/buy`,
+          payload: { shipment_id: id, rate: 'USPS:Priority' },
+        });
+      },
+      intact: shipmentsIntact,
+    }),
+  ),
+];
+
+export const shipmentOwnRowOperations: OwnRowOperation[] = [
+  ...(['shipments.create', 'POST /api/v2/orders/{id}/shipments'] as const).map(
+    (route): OwnRowOperation => ({
+      name: `${route} of B’s order naming A’s allocation answers as an allocation that is not open`,
+      async run(w) {
+        const theirs = await allocationOfA(w);
+        const res = await createOnOwnOrder(w, route, await orderOfB(w), theirs.id);
+        const unknown = await createOnOwnOrder(w, route, await orderOfB(w), newId('oal'));
+        expect(unknown.status).toBe(400);
+        expect(unknown.message).toBe(SHIPMENT_MESSAGES.itemNotOpen);
+        expect([res.status, res.message], res.body).toEqual([unknown.status, unknown.message]);
+        expect(res.body).not.toContain(theirs.marker);
+        await allocationIntact(w, theirs.id, theirs.marker);
+      },
+    }),
+  ),
 ];
