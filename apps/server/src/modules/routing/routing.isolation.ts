@@ -19,7 +19,7 @@ interface OfA {
 }
 
 /** An order of A's with one line allocated at A's store; the order number is the marker. */
-async function allocationOfA(w: World): Promise<OfA> {
+export async function allocationOfA(w: World): Promise<OfA> {
   const marker = `#R-${randomBytes(5).toString('hex')}`;
   const db = w.t.services.db;
   const locationId = newId('loc');

@@ -8,7 +8,8 @@ import { rest, trpc } from '../../../test/isolation.ts';
 import { trpcOver } from '../../../test/trpc.ts';
 import { newId } from '../../lib/ids.ts';
 import { locations } from '../locations/locations.tables.ts';
-import { orderAllocations, orderLines, orders } from '../orders/orders.tables.ts';
+import { orderAllocations, orders } from '../orders/orders.tables.ts';
+import { allocationOfA as allocationOfOrderOfA } from '../routing/routing.isolation.ts';
 import { shipmentItems, shipmentPackages, shipments } from './shipments.tables.ts';
 
 const address = { name: 'A', street1: '1 Main St', city: 'Brooklyn', state: 'NY', zip: '11201', country: 'US' };
@@ -102,46 +103,8 @@ async function orderOfB(w: World) {
 
 /** An open order of A's with one line allocated (1) at a store of A's; the id is the allocation's. */
 async function allocationOfA(w: World) {
-  const marker = `#SA-${randomBytes(5).toString('hex')}`;
-  const db = w.t.services.db;
-  const { id: storeId } = await storeOfA(w);
-  const [location] = await db.select().from(locations).where(eq(locations.storeId, storeId));
-  const orderId = newId('ord');
-  const now = new Date();
-  await db.insert(orders).values({
-    id: orderId,
-    accountId: w.a.accountId,
-    externalId: `ext-${marker}`,
-    number: marker,
-    status: 1,
-    currency: 'USD',
-    shippingAddress: { name: 'A', address1: '1 Main St', city: 'Brooklyn', zip: '11201', country: 'US' },
-    placedAt: now,
-    providerUpdatedAt: now,
-  });
-  const lineId = newId('oli');
-  await db.insert(orderLines).values({
-    id: lineId,
-    accountId: w.a.accountId,
-    orderId,
-    position: 0,
-    externalId: 'l1',
-    sku: `SKU-${marker}`,
-    title: 'Tee',
-    quantity: 1,
-  });
-  const id = newId('oal');
-  await db.insert(orderAllocations).values({
-    id,
-    accountId: w.a.accountId,
-    orderId,
-    lineId,
-    locationId: location?.id,
-    quantity: 1,
-    status: 1,
-    reason: marker,
-  });
-  return { id, marker };
+  const { allocationId, marker } = await allocationOfOrderOfA(w);
+  return { id: allocationId, marker };
 }
 
 /** A's allocation is still allocated, and no shipment carries it. */
