@@ -25,7 +25,7 @@ type EventRow = typeof webhookEvents.$inferSelect;
 const olderThanAuthorization = (event: EventRow, channel: { connectedAt: Date | null }) =>
   !!event.occurredAt && !!channel.connectedAt && event.occurredAt.getTime() + 1000 <= channel.connectedAt.getTime();
 
-/** How long the check that our token still works may take, once: the job's own retries cover the rest. */
+/** How long the check that our token still works may take; it is sent once (no answer: the notice is followed). */
 const PROBE_TIMEOUT_MS = 5000;
 
 /**
