@@ -286,19 +286,25 @@ export const fulfillmentOwnRowOperations: OwnRowOperation[] = [
     },
   },
   {
-    // An own-row entry, not an id-taking one: the store is looked up only for the answer, after B's own line was
-    // rejected and routed again (so B has sales in its metrics from here on; the metrics entry runs before).
+    // An own-row entry, not an id-taking one: B's own line with A's store. The store is resolved before anything
+    // changes, so B's line stays allocated where it was.
     name: 'fulfillment.reject of B’s line with A’s store_id answers as a store that does not exist',
     async run(w) {
       const theirs = await byStore(w);
       const attempt = async (storeId: string) => {
         const own = await ownPickup(w);
-        return trpcOver(w.t.app, w.b.headers).mutation('fulfillment.reject', {
+        const answer = await trpcOver(w.t.app, w.b.headers).mutation('fulfillment.reject', {
           id: own.id,
           store_id: storeId,
           allocation_id: own.allocationId,
           reason: 'not here',
         });
+        const [line] = await w.t.services.db
+          .select({ status: orderAllocations.status })
+          .from(orderAllocations)
+          .where(eq(orderAllocations.id, own.allocationId));
+        expect(line?.status).toBe(1);
+        return answer;
       };
       const res = await attempt(theirs.id);
       const unknown = await attempt(`ST-${randomBytes(4).toString('hex')}`);
